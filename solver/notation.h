@@ -1,0 +1,42 @@
+// notation.h: reading and writing positions and moves as text (design §2).
+//
+// Two position forms are read:
+//   side-relative  "A/B[/x,y]"  e.g. "4,4,4,4,4,4/4,4,4,4,4,4/0,0": the mover's pits, the opponent's
+//                  pits (each in its owner's sowing order), then the mover's and opponent's stores;
+//   absolute       2m+2 bins counter-clockwise (South pits, South store, North pits, North store)
+//                  and the side to move, S or N, first or last: "4,4,4,0,4,4,4,0,S" or "N:...".
+// Moves are pit numbers 1..m in the mover's sowing order; a turn with extra moves is "3-6-1".
+// Every parse error is a std::invalid_argument whose one-line message names what is wrong.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/rules.h"
+
+namespace kalah {
+
+inline constexpr int kMaxPositionSeeds = kMaxBoardSeeds;  // pits and stores together
+
+struct ParsedPosition {
+  int pits = 0;  // m, read off the text
+  Position position;
+};
+
+// Parses either form. `expected_pits` > 0 requires that many pits per row.
+ParsedPosition parse_position(const std::string& text, int expected_pits = 0);
+
+std::string format_relative(const Position& p, int m);  // "4,4,4/4,4,4/0,0"
+std::string format_absolute(const Position& p, int m);  // "4,4,4,0,4,4,4,0,S"
+
+// A turn: 0-based pits, each but the last earning an extra turn. Text is 1-based, dash-separated.
+std::vector<int> parse_turn(const std::string& text, int m);
+std::string format_turn(const std::vector<int>& pits);
+
+// A small board drawing (several lines, newline-terminated): the opponent's row on top with their
+// store on the left, the mover's row below with their store on the right, pits numbered.
+std::string draw(const Position& p, int m);
+
+inline const char* side_name(Side s) { return s == Side::kSouth ? "South" : "North"; }
+
+}  // namespace kalah

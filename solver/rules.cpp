@@ -1,0 +1,119 @@
+// rules.cpp: sowing, captures and the variant spellings.
+#include "solver/rules.h"
+
+#include <stdexcept>
+
+namespace kalah {
+
+void validate(const Rules& rules) {
+  if (rules.pits < 1 || rules.pits > kMaxPits)
+    throw std::invalid_argument("pits per row must be 1.." + std::to_string(kMaxPits) + ", got " +
+                                std::to_string(rules.pits));
+}
+
+std::string to_string(Capture c) { return c == Capture::kStandard ? "standard" : "empty"; }
+std::string to_string(End e) { return e == End::kImmediate ? "immediate" : "on-turn"; }
+std::string to_string(Remainder r) { return r == Remainder::kOwner ? "owner" : "discard"; }
+
+std::string describe(const Rules& rules) {
+  return "capture=" + to_string(rules.capture) + " end=" + to_string(rules.end) +
+         " remainder=" + to_string(rules.remainder);
+}
+
+Capture parse_capture(const std::string& s) {
+  if (s == "standard") return Capture::kStandard;
+  if (s == "empty") return Capture::kEmpty;
+  throw std::invalid_argument("--capture must be 'standard' or 'empty', got '" + s + "'");
+}
+
+End parse_end(const std::string& s) {
+  if (s == "immediate") return End::kImmediate;
+  if (s == "on-turn") return End::kOnTurn;
+  throw std::invalid_argument("--end must be 'immediate' or 'on-turn', got '" + s + "'");
+}
+
+Remainder parse_remainder(const std::string& s) {
+  if (s == "owner") return Remainder::kOwner;
+  if (s == "discard") return Remainder::kDiscard;
+  throw std::invalid_argument("--remainder must be 'owner' or 'discard', got '" + s + "'");
+}
+
+Board flipped(const Board& b, int m) {
+  Board f;
+  for (int i = 0; i < 2 * m; ++i) f.pits[i] = b.pits[i < m ? i + m : i - m];
+  return f;
+}
+
+Board start_board(int m, int n) {
+  Board b;
+  for (int i = 0; i < 2 * m; ++i) b.pits[i] = static_cast<uint8_t>(n);
+  return b;
+}
+
+MoveResult play(const Rules& rules, const Board& b, int pit) {
+  const int m = rules.pits;
+  const int cycle = 2 * m + 1;  // places a seed can land: 2m pits and the mover's store
+  MoveResult r;
+  Board& x = r.board;
+  x = b;
+  const int n = x.pits[pit];
+  x.pits[pit] = 0;
+
+  // Whole laps drop one seed everywhere, the origin pit included.
+  const int laps = n / cycle;
+  if (laps > 0) {
+    for (int i = 0; i < 2 * m; ++i) x.pits[i] = static_cast<uint8_t>(x.pits[i] + laps);
+    r.gain = laps;
+  }
+  // Cycle place p: p < m is mover pit p, p == m the store, p > m opponent pit p-1.
+  int place = pit;
+  for (int k = n % cycle; k > 0; --k) {
+    if (++place == cycle) place = 0;
+    if (place == m)
+      ++r.gain;
+    else
+      ++x.pits[place < m ? place : place - 1];
+  }
+
+  if (place == m) {
+    r.extra_turn = true;
+    return r;
+  }
+  // Last seed in a mover pit that was empty (it now holds just that seed): a capture.
+  if (place < m && x.pits[place] == 1) {
+    const int opposite = 2 * m - 1 - place;
+    if (x.pits[opposite] > 0 || rules.capture == Capture::kEmpty) {
+      r.gain += 1 + x.pits[opposite];
+      x.pits[place] = 0;
+      x.pits[opposite] = 0;
+      r.capture = true;
+    }
+  }
+  x = flipped(x, m);
+  return r;
+}
+
+int potential(const Board& b, int m) {
+  int phi = 0;
+  for (int i = 0; i < m; ++i) phi += (i + 1) * (b.pits[i] + b.pits[m + i]);
+  return phi;
+}
+
+Position apply(const Rules& rules, const Position& p, int pit, MoveResult* result) {
+  const MoveResult r = play(rules, p.board, pit);
+  if (result) *result = r;
+  Position q;
+  q.board = r.board;
+  if (r.extra_turn) {
+    q.mover_store = p.mover_store + r.gain;
+    q.opponent_store = p.opponent_store;
+    q.mover = p.mover;
+  } else {
+    q.mover_store = p.opponent_store;
+    q.opponent_store = p.mover_store + r.gain;
+    q.mover = other(p.mover);
+  }
+  return q;
+}
+
+}  // namespace kalah

@@ -1,0 +1,129 @@
+// rules.h: the rules of Kalah(m,n) in all their variants, on boards seen from the player to move.
+//
+// A Board holds only the pits: the stores never influence future play (design §3), so search and
+// databases work on boards, and a Position adds the stores and the absolute side to move for
+// display. Pits are indexed side-relative: [0, m) are the mover's pits in sowing order (0 is
+// farthest from the mover's store), [m, 2m) the opponent's in the opponent's sowing order. The pit
+// opposite mover pit i is 2m-1-i. Unused entries (index >= 2m) are always zero, so a Board
+// compares, hashes and sums without knowing m.
+//
+// A move sows counter-clockwise through the mover's pits, the mover's store and the opponent's
+// pits (the opponent's store is skipped): a cycle of 2m+1 places, origin pit included on laps.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace kalah {
+
+inline constexpr int kMaxPits = 8;
+// Seeds on a board are limited so that a database value (V+s)/2 fits in a byte (design §3).
+inline constexpr int kMaxBoardSeeds = 255;
+
+enum class Capture : uint8_t { kStandard, kEmpty };
+enum class End : uint8_t { kImmediate, kOnTurn };
+enum class Remainder : uint8_t { kOwner, kDiscard };
+
+struct Rules {
+  int pits = 6;  // m, pits per row
+  Capture capture = Capture::kStandard;
+  End end = End::kImmediate;
+  Remainder remainder = Remainder::kOwner;
+
+  bool operator==(const Rules&) const = default;
+};
+
+// Throws std::invalid_argument naming the field when the rules are out of range.
+void validate(const Rules& rules);
+
+// "standard"/"empty", "immediate"/"on-turn", "owner"/"discard": the command-line spellings.
+std::string to_string(Capture c);
+std::string to_string(End e);
+std::string to_string(Remainder r);
+// e.g. "capture=empty end=immediate remainder=owner".
+std::string describe(const Rules& rules);
+// Parsers for the spellings above; throw std::invalid_argument listing the accepted words.
+Capture parse_capture(const std::string& s);
+End parse_end(const std::string& s);
+Remainder parse_remainder(const std::string& s);
+
+struct Board {
+  std::array<uint8_t, 2 * kMaxPits> pits{};
+
+  bool operator==(const Board&) const = default;
+};
+
+inline int row_seeds(const Board& b, int first, int count) {
+  int sum = 0;
+  for (int i = 0; i < count; ++i) sum += b.pits[first + i];
+  return sum;
+}
+inline int mover_seeds(const Board& b, int m) { return row_seeds(b, 0, m); }
+inline int opponent_seeds(const Board& b, int m) { return row_seeds(b, m, m); }
+inline int seeds(const Board& b) { return row_seeds(b, 0, 2 * kMaxPits); }
+
+// The same board seen from the other player.
+Board flipped(const Board& b, int m);
+
+// The start board of Kalah(m,n).
+Board start_board(int m, int n);
+
+// Whether the game is over on this board with its mover to move: under End::kImmediate when
+// either row is empty, under End::kOnTurn when the mover's row is empty.
+inline bool is_terminal(const Rules& rules, const Board& b) {
+  const int m = rules.pits;
+  if (mover_seeds(b, m) == 0) return true;
+  return rules.end == End::kImmediate && opponent_seeds(b, m) == 0;
+}
+
+// V of a finished board: what the remainder rule adds to the mover minus the opponent.
+inline int terminal_value(const Rules& rules, const Board& b) {
+  if (rules.remainder == Remainder::kDiscard) return 0;
+  return mover_seeds(b, rules.pits) - opponent_seeds(b, rules.pits);
+}
+
+struct MoveResult {
+  // The board after the move, seen from whoever moves next: the same player after an extra
+  // turn, otherwise flipped to the opponent.
+  Board board;
+  int gain = 0;  // seeds added to the mover's store (sowing and capture)
+  bool extra_turn = false;
+  bool capture = false;
+};
+
+// Plays the mover's pit `pit` (0-based, must be non-empty). No allocation, no branches on m
+// beyond the loop bounds: this is the inner loop of search and database building.
+MoveResult play(const Rules& rules, const Board& b, int pit);
+
+// Value of a move for the mover given V of the resulting board (seen from its own mover).
+inline int move_value(const MoveResult& r, int child_value) {
+  return r.extra_turn ? r.gain + child_value : r.gain - child_value;
+}
+
+// Φ of design §4: seeds weighted by their distance from their owner's far end, over both rows.
+// Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
+int potential(const Board& b, int m);
+
+// A board with stores and the absolute side to move: what a user types and sees.
+enum class Side : uint8_t { kSouth, kNorth };
+inline Side other(Side s) { return s == Side::kSouth ? Side::kNorth : Side::kSouth; }
+
+struct Position {
+  Board board;
+  int mover_store = 0;
+  int opponent_store = 0;
+  Side mover = Side::kSouth;
+
+  bool operator==(const Position&) const = default;
+};
+
+// Plays a move on a position: stores and side to move follow the board.
+Position apply(const Rules& rules, const Position& p, int pit, MoveResult* result = nullptr);
+
+// Final margin for the mover of `p` given the board's V: the stores plus what is still to come.
+inline int final_margin(const Position& p, int board_value) {
+  return p.mover_store - p.opponent_store + board_value;
+}
+
+}  // namespace kalah

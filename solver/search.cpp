@@ -1,0 +1,238 @@
+// search.cpp: alpha-beta with a bound-keeping transposition table, MTD(f) on top.
+#include "solver/search.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <new>
+
+#include <sys/mman.h>
+
+namespace kalah {
+uint64_t TranspositionTable::hash(const Board& b) {
+  uint64_t w[2];
+  std::memcpy(w, b.pits.data(), sizeof w);
+  uint64_t h = w[0] * 0x9E3779B97F4A7C15ull ^ (w[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
+
+void TranspositionTable::Unmap::operator()(Bucket* p) const { munmap(p, bytes); }
+
+TranspositionTable::Buckets TranspositionTable::allocate(size_t buckets) {
+  const size_t length = buckets * sizeof(Bucket);
+  void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  madvise(p, length, MADV_HUGEPAGE);  // advice only: failure just means small pages
+  return Buckets(static_cast<Bucket*>(p), Unmap{length});
+}
+
+TranspositionTable::TranspositionTable(size_t max_bytes)
+    : max_buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))) {
+  const size_t initial = std::min<size_t>(max_buckets_, (size_t{1} << 20) / sizeof(Bucket));
+  buckets_ = allocate(std::bit_floor(initial));
+  mask_ = std::bit_floor(initial) - 1;
+}
+
+const TranspositionTable::Entry* TranspositionTable::find(const Board& b) const {
+  const Bucket& k = bucket(b);
+  for (const Entry& e : k.e)
+    if (e.key == b) return &e;
+  return nullptr;
+}
+
+void TranspositionTable::insert(const Entry& entry) {
+  Bucket& k = bucket(entry.key);
+  Entry* e = k.e[0].key == entry.key ? &k.e[0] : k.e[1].key == entry.key ? &k.e[1] : nullptr;
+  if (e) {
+    e->lo = std::max(e->lo, entry.lo);
+    e->hi = std::min(e->hi, entry.hi);
+    e->move = entry.move;
+    e->work = std::max(e->work, entry.work);
+    return;
+  }
+  e = k.e[0].work <= k.e[1].work ? &k.e[0] : &k.e[1];
+  *e = entry;
+  ++inserted_;
+}
+
+void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_t nodes) {
+  insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
+               static_cast<uint8_t>(std::bit_width(nodes))});
+  if (inserted_ > capacity() && mask_ + 1 < max_buckets_) grow();
+}
+
+void TranspositionTable::grow() {
+  const size_t old_count = mask_ + 1;
+  const size_t new_count = std::min(max_buckets_, old_count * 8);
+  Buckets old = std::move(buckets_);
+  buckets_ = allocate(new_count);
+  mask_ = new_count - 1;
+  inserted_ = 0;
+  for (size_t i = 0; i < old_count; ++i)
+    for (const Entry& e : old[i].e)
+      if (e.key != Board{}) insert(e);
+}
+
+void TranspositionTable::clear() {
+  std::memset(static_cast<void*>(buckets_.get()), 0, (mask_ + 1) * sizeof(Bucket));
+  inserted_ = 0;
+}
+
+Solver::Solver(const Rules& rules, size_t table_bytes) : rules_(rules), table_(table_bytes) {
+  validate(rules);
+}
+
+int Solver::search(const Board& b, int alpha, int beta) {
+  ++nodes_;
+  if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+  const int s = seeds(b);
+  if (alpha >= s) return s;
+  if (beta <= -s) return -s;
+
+  const int alpha0 = alpha, beta0 = beta;
+  int table_move = -1;
+  if (const auto* e = table_.find(b)) {
+    if (e->lo >= beta || e->lo == e->hi) return e->lo;
+    if (e->hi <= alpha) return e->hi;
+    alpha = std::max<int>(alpha, e->lo);
+    beta = std::min<int>(beta, e->hi);
+    table_move = e->move;
+  }
+  const uint64_t nodes_before = nodes_;
+
+  // Order: the table's move, then extra turns (nearest the store first, as playing those leaves
+  // the other extra turns intact), then by seeds gained.
+  const int m = rules_.pits;
+  MoveResult child[kMaxPits];
+  int order[kMaxPits], key[kMaxPits], count = 0;
+  for (int pit = 0; pit < m; ++pit) {
+    if (b.pits[pit] == 0) continue;
+    child[pit] = play(rules_, b, pit);
+    const MoveResult& r = child[pit];
+    int k = pit == table_move ? 1 << 20 : r.extra_turn ? (1 << 16) + pit : r.gain;
+    int i = count++;
+    for (; i > 0 && key[i - 1] < k; --i) {
+      order[i] = order[i - 1];
+      key[i] = key[i - 1];
+    }
+    order[i] = pit;
+    key[i] = k;
+  }
+
+  int best = -s - 1, best_pit = -1;
+  for (int i = 0; i < count; ++i) {
+    const MoveResult& r = child[order[i]];
+    const int v = r.extra_turn ? r.gain + search(r.board, alpha - r.gain, beta - r.gain)
+                               : r.gain - search(r.board, r.gain - beta, r.gain - alpha);
+    if (v > best) {
+      best = v;
+      best_pit = order[i];
+      if (v > alpha) {
+        alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+
+  // Classify against the caller's window: bounds narrowed by the table were true bounds, so a
+  // result outside the narrowed window but inside the caller's is exact (see the header).
+  const int lo = best >= beta0 ? best : best > alpha0 ? best : -s;
+  const int hi = best <= alpha0 ? best : best < beta0 ? best : s;
+  table_.store(b, lo, hi, best_pit, nodes_ - nodes_before);
+  return best;
+}
+
+int Solver::value(const Board& b) {
+  if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+  const int s = seeds(b);
+  int lower = -s, upper = s, guess = 0;
+  if (const auto* e = table_.find(b)) {
+    lower = std::max<int>(lower, e->lo);
+    upper = std::min<int>(upper, e->hi);
+    guess = std::clamp(guess, lower, upper);
+  }
+  while (lower < upper) {
+    const int beta = guess == lower ? guess + 1 : guess;
+    guess = search(b, beta - 1, beta);
+    if (guess < beta)
+      upper = guess;
+    else
+      lower = guess;
+  }
+  return lower;
+}
+
+int Solver::child_value(const MoveResult& r) {
+  return is_terminal(rules_, r.board) ? terminal_value(rules_, r.board) : value(r.board);
+}
+
+int Solver::move_value(const Board& b, int pit) {
+  const MoveResult r = play(rules_, b, pit);
+  return kalah::move_value(r, child_value(r));
+}
+
+int Solver::best_move(const Board& b, int v) {
+  for (int pit = 0; pit < rules_.pits; ++pit) {
+    if (b.pits[pit] == 0) continue;
+    const MoveResult r = play(rules_, b, pit);
+    // Does the move reach v? A null-window search around the child's required value decides.
+    const bool reaches = r.extra_turn ? r.gain + search(r.board, v - r.gain - 1, v - r.gain) >= v
+                                      : r.gain - search(r.board, r.gain - v, r.gain - v + 1) >= v;
+    if (reaches) return pit;
+  }
+  return -1;  // unreachable when v == V(b)
+}
+
+namespace {
+
+// The rest of the mover's turn from a board reached by an extra turn: best extra moves until the
+// turn passes or the game ends.
+void finish_turn(Solver& solver, Board b, std::vector<int>& turn) {
+  const Rules& rules = solver.rules();
+  while (!is_terminal(rules, b)) {
+    const int pit = solver.best_move(b, solver.value(b));
+    turn.push_back(pit);
+    const MoveResult r = play(rules, b, pit);
+    if (!r.extra_turn) return;
+    b = r.board;
+  }
+}
+
+}  // namespace
+
+Analysis analyse(Solver& solver, const Position& p) {
+  const Rules& rules = solver.rules();
+  Analysis a;
+  a.board_value = solver.value(p.board);
+  a.value = final_margin(p, a.board_value);
+  a.finished = is_terminal(rules, p.board);
+  if (a.finished) return a;
+
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (p.board.pits[pit] == 0) continue;
+    MoveReport mr;
+    mr.pit = pit;
+    mr.value = p.mover_store - p.opponent_store + solver.move_value(p.board, pit);
+    mr.turn.push_back(pit);
+    const MoveResult r = play(rules, p.board, pit);
+    if (r.extra_turn) finish_turn(solver, r.board, mr.turn);
+    a.moves.push_back(mr);
+  }
+
+  Position q = p;
+  while (!is_terminal(rules, q.board)) {
+    std::vector<int> turn;
+    const Side mover = q.mover;
+    while (q.mover == mover && !is_terminal(rules, q.board)) {
+      const int pit = solver.best_move(q.board, solver.value(q.board));
+      turn.push_back(pit);
+      q = apply(rules, q, pit);
+    }
+    a.best_line.push_back(turn);
+  }
+  return a;
+}
+
+}  // namespace kalah

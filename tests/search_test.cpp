@@ -1,0 +1,157 @@
+// search_test.cpp: the alpha-beta solver against published results, against the oracle, and
+// against itself (move values, best lines, table sizes).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "solver/notation.h"
+#include "solver/rank.h"
+#include "solver/search.h"
+#include "tests/oracle.h"
+
+namespace kalah {
+namespace {
+
+constexpr Rules kEmpty{.pits = 6, .capture = Capture::kEmpty};
+
+int start_value(int m, int n, Capture capture, size_t table_bytes = 16 << 20) {
+  Rules r = kEmpty;
+  r.pits = m;
+  r.capture = capture;
+  Solver solver(r, table_bytes);
+  return solver.value(start_board(m, n));
+}
+
+// Irving, Donkers & Uiterwijk (2000): win/draw/loss for m <= 3, n = 1..6, empty capture.
+TEST(Search, PublishedWinDrawLossForSmallBoards) {
+  const char* table[3] = {"DLWLWD", "WLLLWW", "DWWWWL"};
+  for (int m = 1; m <= 3; ++m) {
+    for (int n = 1; n <= 6; ++n) {
+      const int v = start_value(m, n, Capture::kEmpty);
+      const char got = v > 0 ? 'W' : v < 0 ? 'L' : 'D';
+      EXPECT_EQ(got, table[m - 1][n - 1]) << "Kalah(" << m << "," << n << ") value " << v;
+    }
+  }
+}
+
+TEST(Search, PublishedMarginsEmptyCapture) {
+  EXPECT_EQ(start_value(4, 1, Capture::kEmpty), 2);
+  EXPECT_EQ(start_value(4, 2, Capture::kEmpty), 6);
+  EXPECT_EQ(start_value(5, 1, Capture::kEmpty), 0);
+  EXPECT_EQ(start_value(5, 2, Capture::kEmpty), 0);
+  EXPECT_EQ(start_value(6, 1, Capture::kEmpty), 2);
+  EXPECT_EQ(start_value(4, 3, Capture::kEmpty), 8);
+}
+
+TEST(Search, Kalah43StandardCapture) { EXPECT_EQ(start_value(4, 3, Capture::kStandard), 6); }
+
+TEST(Search, TableSizeNeverChangesAResult) {
+  for (auto capture : {Capture::kStandard, Capture::kEmpty}) {
+    EXPECT_EQ(start_value(4, 2, capture, 64), start_value(4, 2, capture, 64 << 20));
+    EXPECT_EQ(start_value(3, 4, capture, 1024), start_value(3, 4, capture, 64 << 20));
+  }
+}
+
+std::vector<Rules> all_variants(int m) {
+  std::vector<Rules> v;
+  for (auto c : {Capture::kStandard, Capture::kEmpty})
+    for (auto e : {End::kImmediate, End::kOnTurn})
+      for (auto r : {Remainder::kOwner, Remainder::kDiscard}) v.push_back(Rules{m, c, e, r});
+  return v;
+}
+
+// A random position of m pits with s seeds on the board and random stores.
+Position random_position(std::mt19937_64& rng, int m, int s) {
+  const Ranker ranker(m, s);
+  Position p;
+  p.board = ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+  p.mover_store = static_cast<int>(rng() % 10);
+  p.opponent_store = static_cast<int>(rng() % 10);
+  p.mover = rng() % 2 ? Side::kSouth : Side::kNorth;
+  return p;
+}
+
+TEST(Search, RandomBoardsMatchTheOracle) {
+  std::mt19937_64 rng(12345);
+  for (int m = 4; m <= 5; ++m) {
+    for (const Rules& r : all_variants(m)) {
+      test::Oracle oracle(r);
+      Solver solver(r, 1 << 20);
+      for (int i = 0; i < 40; ++i) {
+        const Board b = random_position(rng, m, 1 + static_cast<int>(rng() % 9)).board;
+        ASSERT_EQ(solver.value(b), oracle.value(b))
+            << describe(r) << " board " << format_relative(Position{b}, m);
+      }
+    }
+  }
+}
+
+// The final margin for p's mover after playing the turns of a line to the end of the game.
+int play_line(const Rules& r, Position p, const std::vector<std::vector<int>>& line) {
+  const Side me = p.mover;
+  for (const auto& turn : line) {
+    const Side mover = p.mover;
+    for (size_t i = 0; i < turn.size(); ++i) {
+      EXPECT_EQ(p.mover, mover) << "a turn continued after the move passed";
+      EXPECT_GT(p.board.pits[turn[i]], 0) << "an empty pit was played";
+      p = apply(r, p, turn[i]);
+    }
+    EXPECT_TRUE(p.mover != mover || is_terminal(r, p.board)) << "a turn stopped before its end";
+  }
+  EXPECT_TRUE(is_terminal(r, p.board)) << "the line stops before the end of the game";
+  const int margin = final_margin(p, terminal_value(r, p.board));
+  return p.mover == me ? margin : -margin;
+}
+
+TEST(Search, AnalysisIsConsistentWithPlayingTheMoves) {
+  std::mt19937_64 rng(777);
+  for (int m : {3, 4, 6}) {
+    for (const Rules& r : all_variants(m)) {
+      Solver solver(r, 4 << 20);
+      for (int i = 0; i < 6; ++i) {
+        const Position p = random_position(rng, m, 4 + static_cast<int>(rng() % 14));
+        const Analysis a = analyse(solver, p);
+        const std::string where = describe(r) + " position " + format_relative(p, m);
+        if (a.finished) {
+          EXPECT_EQ(a.value, final_margin(p, terminal_value(r, p.board))) << where;
+          continue;
+        }
+        int best = -1000;
+        for (const MoveReport& mv : a.moves) {
+          best = std::max(best, mv.value);
+          // The move's value is the child's value, seen from this mover.
+          const Position q = apply(r, p, mv.pit);
+          const Analysis c = analyse(solver, q);
+          EXPECT_EQ(mv.value, q.mover == p.mover ? c.value : -c.value) << where;
+          // Its whole turn, then best play, reaches that value.
+          std::vector<std::vector<int>> line = {mv.turn};
+          Position after = p;
+          for (int pit : mv.turn) after = apply(r, after, pit);
+          const Analysis rest = analyse(solver, after);
+          line.insert(line.end(), rest.best_line.begin(), rest.best_line.end());
+          EXPECT_EQ(play_line(r, p, line), mv.value) << where << " move " << mv.pit + 1;
+        }
+        EXPECT_EQ(a.value, best) << where;
+        EXPECT_EQ(play_line(r, p, a.best_line), a.value) << where;
+      }
+    }
+  }
+}
+
+TEST(Search, FinishedPositionIsScoredWithoutAMove) {
+  Rules r = kEmpty;
+  r.pits = 3;
+  Solver solver(r, 1 << 16);
+  const Position p = parse_position("0,0,0/1,2,0/5,3").position;
+  const Analysis a = analyse(solver, p);
+  EXPECT_TRUE(a.finished);
+  EXPECT_EQ(a.value, 5 - 3 - 3);
+  EXPECT_TRUE(a.moves.empty());
+  EXPECT_TRUE(a.best_line.empty());
+  r.remainder = Remainder::kDiscard;
+  Solver discard(r, 1 << 16);
+  EXPECT_EQ(analyse(discard, p).value, 2);
+}
+
+}  // namespace
+}  // namespace kalah

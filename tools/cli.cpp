@@ -1,0 +1,60 @@
+// cli.cpp: shared option handling for the subcommands.
+#include "tools/cli.h"
+
+#include <iostream>
+
+namespace kalah {
+
+void add_rule_options(po::options_description& desc, RuleFlags& flags) {
+  desc.add_options()
+      ("capture", po::value(&flags.capture)->default_value(flags.capture)->value_name("RULE"),
+       "standard: a last seed in an empty own pit captures the opposite pit if it holds seeds;\n"
+       "empty: it captures even when the opposite pit is empty (the last seed itself)")
+      ("end", po::value(&flags.end)->default_value(flags.end)->value_name("RULE"),
+       "immediate: the game ends as soon as either row is empty;\n"
+       "on-turn: only when the player to move has no seeds")
+      ("remainder", po::value(&flags.remainder)->default_value(flags.remainder)->value_name("RULE"),
+       "owner: at the end each player keeps the seeds on their side;\n"
+       "discard: seeds left on the board count for nobody");
+}
+
+Rules make_rules(int pits, const RuleFlags& flags) {
+  try {
+    Rules r;
+    r.pits = pits;
+    r.capture = parse_capture(flags.capture);
+    r.end = parse_end(flags.end);
+    r.remainder = parse_remainder(flags.remainder);
+    validate(r);
+    return r;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+bool parse_command(const CommandHelp& help, const po::options_description& desc,
+                   const po::positional_options_description* positional,
+                   const std::vector<std::string>& args, po::variables_map& vm) {
+  po::options_description all;
+  all.add_options()("help,h", "show this help");
+  all.add(desc);
+  po::command_line_parser parser(args);
+  parser.options(all);
+  if (positional) parser.positional(*positional);
+  po::store(parser.run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: " << help.synopsis << "\n\n"
+              << help.summary << "\n\n"
+              << all << "\nexamples:\n"
+              << help.examples;
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+std::string signed_number(int v) { return v > 0 ? "+" + std::to_string(v) : std::to_string(v); }
+
+const char* result_word(int margin) { return margin > 0 ? "win" : margin < 0 ? "loss" : "draw"; }
+
+}  // namespace kalah

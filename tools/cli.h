@@ -1,0 +1,55 @@
+// cli.h: what every kalah subcommand shares: option parsing, the rule flags, errors and exit codes.
+//
+// Exit status (design §9): 0 success, 2 bad usage or bad input (UsageError, std::invalid_argument,
+// Boost option errors), 1 any other failure. Errors are one line on stderr: "kalah CMD: message".
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solver/rules.h"
+
+namespace kalah {
+
+namespace po = boost::program_options;
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// Bad usage or bad input: exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The rule flags, spelled the same in every command.
+struct RuleFlags {
+  std::string capture = "standard";
+  std::string end = "immediate";
+  std::string remainder = "owner";
+};
+void add_rule_options(po::options_description& desc, RuleFlags& flags);
+Rules make_rules(int pits, const RuleFlags& flags);  // throws UsageError
+
+// Parses a subcommand's arguments. Returns false when --help was asked for and printed.
+struct CommandHelp {
+  const char* name;      // "solve"
+  const char* synopsis;  // "kalah solve [options] [POSITION]"
+  const char* summary;   // a paragraph: what the command does
+  const char* examples;  // lines of examples
+};
+bool parse_command(const CommandHelp& help, const po::options_description& desc,
+                   const po::positional_options_description* positional,
+                   const std::vector<std::string>& args, po::variables_map& vm);
+
+// "+2", "0", "-4".
+std::string signed_number(int v);
+// "win", "draw" or "loss" for a margin.
+const char* result_word(int margin);
+
+// Subcommands: each takes the arguments after its name and returns an exit status or throws.
+int cmd_solve(const std::vector<std::string>& args);
+
+}  // namespace kalah

@@ -1,0 +1,157 @@
+// cmd_solve.cpp: `kalah solve`, the exact value of a position with every move and the best line.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "solver/notation.h"
+#include "solver/search.h"
+#include "tools/cli.h"
+#include "tools/json.h"
+
+namespace kalah {
+namespace {
+
+struct SolveOptions {
+  int pits = 0;  // 0: not given
+  int seeds = -1;  // -1: not given
+  std::string position;
+  RuleFlags rule_flags;
+  bool json = false;
+  size_t table_mb = 256;
+};
+
+constexpr CommandHelp kHelp = {
+    "solve",
+    "kalah solve [--pits M] --seeds N [rule flags] [--json]\n"
+    "       kalah solve [--pits M] [--position] POSITION [rule flags] [--json]",
+    "Solves a position exactly by alpha-beta search: the start position of Kalah(M,N) or any\n"
+    "position you give. Prints the position, its value (the final margin for the player to move,\n"
+    "stores included) with win/draw/loss, the value of every legal move (a move that earns an\n"
+    "extra turn is valued with the best continuation, shown as e.g. 3-6-1), the best line to the\n"
+    "end of the game, the nodes searched and the time. Without a database, boards of up to about\n"
+    "30 seeds solve in seconds.",
+    "  kalah solve --pits 4 --seeds 3                     Kalah(4,3), standard rules: +6\n"
+    "  kalah solve --pits 3 --seeds 3 --capture empty --json\n"
+    "  kalah solve 0,0,3,1/2,0,0,1/10,9                   a position, mover's pits first\n"
+    "  kalah solve 0,3,1,12,2,0,0,1,9,N                   the same, absolute, North to move\n"};
+
+int run(const SolveOptions& o) {
+  Position position;
+  int m = o.pits;
+  if (!o.position.empty()) {
+    if (o.seeds >= 0) throw UsageError("give either --seeds (a start position) or a position, not both");
+    const ParsedPosition parsed = parse_position(o.position, o.pits);
+    m = parsed.pits;
+    position = parsed.position;
+  } else {
+    if (o.seeds < 0) throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
+    if (!m) m = 6;
+    if (o.seeds < 1 || 2 * m * o.seeds > kMaxPositionSeeds)
+      throw UsageError("--seeds must be 1.." + std::to_string(std::max(1, kMaxPositionSeeds / (2 * m))) +
+                       " for " + std::to_string(m) + " pits (at most " +
+                       std::to_string(kMaxPositionSeeds) + " seeds in all), got " +
+                       std::to_string(o.seeds));
+  }
+  const Rules rules = make_rules(m, o.rule_flags);
+  if (o.position.empty()) position.board = start_board(m, o.seeds);
+  if (o.table_mb < 1 || o.table_mb > (size_t{1} << 20))
+    throw UsageError("--tt-mb must be 1..1048576, got " + std::to_string(o.table_mb));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Solver solver(rules, o.table_mb << 20);
+  const Analysis a = analyse(solver, position);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::vector<std::string> line;
+  for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
+  const char* mover = side_name(position.mover);
+
+  if (o.json) {
+    std::vector<JsonObject> moves;
+    for (const auto& mv : a.moves)
+      moves.push_back(JsonObject()
+                          .add("pit", mv.pit + 1)
+                          .add("value", mv.value)
+                          .add("result", result_word(mv.value))
+                          .add("turn", format_turn(mv.turn)));
+    JsonObject j;
+    j.add("position", format_relative(position, m))
+        .add("absolute", format_absolute(position, m))
+        .add("pits", m)
+        .add("rules", JsonObject()
+                          .add("capture", to_string(rules.capture))
+                          .add("end", to_string(rules.end))
+                          .add("remainder", to_string(rules.remainder)))
+        .add("to_move", mover)
+        .add("value", a.value)
+        .add("result", result_word(a.value))
+        .add("board_value", a.board_value)
+        .add("finished", a.finished)
+        .add("moves", moves)
+        .add("best_line", line)
+        .add("nodes", solver.nodes())
+        .add("seconds", seconds);
+    std::cout << j.str() << "\n";
+    return kExitOk;
+  }
+
+  std::cout << (o.position.empty() ? "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) +
+                                         ") start position"
+                                   : std::string("position"))
+            << ", rules: " << describe(rules) << "\n"
+            << format_relative(position, m) << "   (absolute " << format_absolute(position, m)
+            << ")\n"
+            << draw(position, m) << "value: " << signed_number(a.value) << " for " << mover << " ("
+            << result_word(a.value) << ")";
+  if (a.finished) std::cout << "; the game is over";
+  std::cout << "\n";
+  if (!a.moves.empty()) {
+    std::cout << "moves (final margin for " << mover << "):\n";
+    for (const auto& mv : a.moves) {
+      char row[96];
+      std::snprintf(row, sizeof row, "  pit %d  %4s  %-5s %s\n", mv.pit + 1,
+                    signed_number(mv.value).c_str(), result_word(mv.value),
+                    format_turn(mv.turn).c_str());
+      std::cout << row;
+    }
+    std::cout << "best line:";
+    Side side = position.mover;
+    for (const auto& turn : line) {
+      std::cout << " " << (side == Side::kSouth ? "S:" : "N:") << turn;
+      side = other(side);
+    }
+    std::cout << "\n";
+  }
+  char tail[96];
+  std::snprintf(tail, sizeof tail, "nodes: %llu   time: %.3f s\n",
+                static_cast<unsigned long long>(solver.nodes()), seconds);
+  std::cout << tail;
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_solve(const std::vector<std::string>& args) {
+  SolveOptions o;
+  po::options_description desc("options");
+  desc.add_options()
+      ("pits", po::value(&o.pits)->value_name("M"), "pits per row, 1..8 (default 6; must agree "
+                                                     "with a given position)")
+      ("seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")
+      ("position", po::value(&o.position)->value_name("POS"),
+       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")
+      ("json", po::bool_switch(&o.json), "print one JSON object on one line")
+      ("tt-mb", po::value(&o.table_mb)->default_value(o.table_mb)->value_name("MB"),
+       "transposition table size in MiB");
+  add_rule_options(desc, o.rule_flags);
+  po::positional_options_description positional;
+  positional.add("position", 1);
+  po::variables_map vm;
+  if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
+  if (vm.count("pits") && (o.pits < 1 || o.pits > kMaxPits))
+    throw UsageError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
+                     std::to_string(o.pits));
+  return run(o);
+}
+
+}  // namespace kalah

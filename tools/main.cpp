@@ -1,0 +1,84 @@
+// main.cpp: the kalah executable: dispatches to a subcommand and maps failures to exit codes.
+#include <boost/program_options.hpp>
+#include <cstring>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "tools/cli.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>&);
+};
+
+const Command kCommands[] = {
+    {"solve", "exact value of a start position or of any position, with every move and the best line",
+     kalah::cmd_solve},
+};
+
+void print_help() {
+  std::cout << "kalah: perfect play for Kalah(m,n), the two-row mancala game.\n\n"
+               "usage: kalah COMMAND [options]      kalah help COMMAND      kalah COMMAND --help\n\n"
+               "commands:\n";
+  for (const auto& c : kCommands) std::cout << "  " << c.name << "   " << c.summary << "\n";
+  std::cout << "\nPositions are written side-relative, 'A/B[/x,y]': the pits of the player to move\n"
+               "in their sowing order, the opponent's pits in theirs, then the two stores\n"
+               "(e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0), or as 2m+2 bins counter-clockwise from South's\n"
+               "first pit with the side to move: 4,4,4,4,4,4,0,4,4,4,4,4,4,0,S.\n"
+               "Values are final margins (own store minus opponent's) for the player to move.\n"
+               "Exit status: 0 success, 2 bad usage or input, 1 other failure.\n";
+}
+
+const Command* find(const std::string& name) {
+  for (const auto& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    if (args.size() >= 2 && find(args[1])) return find(args[1])->run({"--help"});
+    if (args.size() >= 2) {
+      std::cerr << "kalah: no command '" << args[1] << "'; see 'kalah help'\n";
+      return kalah::kExitUsage;
+    }
+    print_help();
+    return args.empty() ? kalah::kExitUsage : kalah::kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "kalah 0.1.0\n";
+    return kalah::kExitOk;
+  }
+  const Command* cmd = find(args[0]);
+  if (!cmd) {
+    std::cerr << "kalah: no command '" << args[0] << "'; see 'kalah help'\n";
+    return kalah::kExitUsage;
+  }
+  const std::string who = std::string("kalah ") + cmd->name + ": ";
+  try {
+    return cmd->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const boost::program_options::error& e) {
+    std::cerr << who << e.what() << " (see 'kalah " << cmd->name << " --help')\n";
+    return kalah::kExitUsage;
+  } catch (const kalah::UsageError& e) {
+    std::cerr << who << e.what() << "\n";
+    return kalah::kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << who << e.what() << "\n";
+    return kalah::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << who << "out of memory\n";
+    return kalah::kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << who << e.what() << "\n";
+    return kalah::kExitFailure;
+  }
+}
