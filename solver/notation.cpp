@@ -59,8 +59,7 @@ void check_pit_count(const std::string& text, int m, int expected_pits) {
   if (m < 1 || m > kMaxPits)
     fail(text, std::to_string(m) + " pits per row; kalah handles 1.." + std::to_string(kMaxPits));
   if (expected_pits > 0 && m != expected_pits)
-    fail(text, std::to_string(m) + " pits per row, but --pits is " +
-                   std::to_string(expected_pits));
+    fail(text, std::to_string(m) + " pits per row, but --pits is " + std::to_string(expected_pits));
 }
 
 ParsedPosition build(const std::string& text, const std::vector<int>& mover,
@@ -75,8 +74,8 @@ ParsedPosition build(const std::string& text, const std::vector<int>& mover,
     total += mover[i] + opponent[i];
   }
   if (total > kMaxPositionSeeds)
-    fail(text, std::to_string(total) + " seeds in all; at most " +
-                   std::to_string(kMaxPositionSeeds));
+    fail(text,
+         std::to_string(total) + " seeds in all; at most " + std::to_string(kMaxPositionSeeds));
   r.position.mover_store = mover_store;
   r.position.opponent_store = opponent_store;
   r.position.mover = side;
@@ -128,7 +127,8 @@ ParsedPosition parse_absolute(const std::string& text, const std::string& t, int
   const int m = bins / 2 - 1;
   check_pit_count(text, m, expected_pits);
   std::vector<int> v;
-  for (int i = 0; i < bins; ++i) v.push_back(parse_count(text, fields[i], "bin " + std::to_string(i + 1)));
+  for (int i = 0; i < bins; ++i)
+    v.push_back(parse_count(text, fields[i], "bin " + std::to_string(i + 1)));
   const std::vector<int> south(v.begin(), v.begin() + m), north(v.begin() + m + 1, v.end() - 1);
   const int south_store = v[m], north_store = v[bins - 1];
   if (side == 0) return build(text, south, north, south_store, north_store, Side::kSouth);
@@ -207,7 +207,8 @@ std::string draw(const Position& p, int m) {
     bottom = cells(bottom, p.board.pits[c]);
     numbers_bottom = cells(numbers_bottom, c + 1);
   }
-  const std::string middle = cells(cells("", p.opponent_store) + std::string(4 * m, ' '), p.mover_store);
+  const std::string middle =
+      cells(cells("", p.opponent_store) + std::string(4 * m, ' '), p.mover_store);
   return numbers_top + "     " + side_name(other(p.mover)) + "\n" + top + "\n" + middle + "\n" +
          bottom + "\n" + numbers_bottom + "     " + side_name(p.mover) + " to move\n";
 }

@@ -1,7 +1,8 @@
 // notation.h: reading and writing positions and moves as text (design §2).
 //
 // Two position forms are read:
-//   side-relative  "A/B[/x,y]"  e.g. "4,4,4,4,4,4/4,4,4,4,4,4/0,0": the mover's pits, the opponent's
+//   side-relative  "A/B[/x,y]"  e.g. "4,4,4,4,4,4/4,4,4,4,4,4/0,0": the mover's pits, the
+//   opponent's
 //                  pits (each in its owner's sowing order), then the mover's and opponent's stores;
 //   absolute       2m+2 bins counter-clockwise (South pits, South store, North pits, North store)
 //                  and the side to move, S or N, first or last: "4,4,4,0,4,4,4,0,S" or "N:...".
@@ -37,6 +38,8 @@ std::string format_turn(const std::vector<int>& pits);
 // store on the left, the mover's row below with their store on the right, pits numbered.
 std::string draw(const Position& p, int m);
 
-inline const char* side_name(Side s) { return s == Side::kSouth ? "South" : "North"; }
+inline const char* side_name(Side s) {
+  return s == Side::kSouth ? "South" : "North";
+}
 
 }  // namespace kalah

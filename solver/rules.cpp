@@ -11,9 +11,15 @@ void validate(const Rules& rules) {
                                 std::to_string(rules.pits));
 }
 
-std::string to_string(Capture c) { return c == Capture::kStandard ? "standard" : "empty"; }
-std::string to_string(End e) { return e == End::kImmediate ? "immediate" : "on-turn"; }
-std::string to_string(Remainder r) { return r == Remainder::kOwner ? "owner" : "discard"; }
+std::string to_string(Capture c) {
+  return c == Capture::kStandard ? "standard" : "empty";
+}
+std::string to_string(End e) {
+  return e == End::kImmediate ? "immediate" : "on-turn";
+}
+std::string to_string(Remainder r) {
+  return r == Remainder::kOwner ? "owner" : "discard";
+}
 
 std::string describe(const Rules& rules) {
   return "capture=" + to_string(rules.capture) + " end=" + to_string(rules.end) +

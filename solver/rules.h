@@ -59,9 +59,15 @@ inline int row_seeds(const Board& b, int first, int count) {
   for (int i = 0; i < count; ++i) sum += b.pits[first + i];
   return sum;
 }
-inline int mover_seeds(const Board& b, int m) { return row_seeds(b, 0, m); }
-inline int opponent_seeds(const Board& b, int m) { return row_seeds(b, m, m); }
-inline int seeds(const Board& b) { return row_seeds(b, 0, 2 * kMaxPits); }
+inline int mover_seeds(const Board& b, int m) {
+  return row_seeds(b, 0, m);
+}
+inline int opponent_seeds(const Board& b, int m) {
+  return row_seeds(b, m, m);
+}
+inline int seeds(const Board& b) {
+  return row_seeds(b, 0, 2 * kMaxPits);
+}
 
 // The same board seen from the other player.
 Board flipped(const Board& b, int m);
@@ -107,7 +113,9 @@ int potential(const Board& b, int m);
 
 // A board with stores and the absolute side to move: what a user types and sees.
 enum class Side : uint8_t { kSouth, kNorth };
-inline Side other(Side s) { return s == Side::kSouth ? Side::kNorth : Side::kSouth; }
+inline Side other(Side s) {
+  return s == Side::kSouth ? Side::kNorth : Side::kSouth;
+}
 
 struct Position {
   Board board;

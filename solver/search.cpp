@@ -1,24 +1,27 @@
 // search.cpp: alpha-beta with a bound-keeping transposition table, MTD(f) on top.
 #include "solver/search.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <new>
 
-#include <sys/mman.h>
-
 namespace kalah {
 uint64_t TranspositionTable::hash(const Board& b) {
   uint64_t w[2];
   std::memcpy(w, b.pits.data(), sizeof w);
-  uint64_t h = w[0] * 0x9E3779B97F4A7C15ull ^ (w[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  uint64_t h =
+      w[0] * 0x9E3779B97F4A7C15ull ^ (w[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ull;
   return h ^ (h >> 32);
 }
 
-void TranspositionTable::Unmap::operator()(Bucket* p) const { munmap(p, bytes); }
+void TranspositionTable::Unmap::operator()(Bucket* p) const {
+  munmap(p, bytes);
+}
 
 TranspositionTable::Buckets TranspositionTable::allocate(size_t buckets) {
   const size_t length = buckets * sizeof(Bucket);

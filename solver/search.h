@@ -1,4 +1,5 @@
-// search.h: exact values of boards by alpha-beta over V, with a transposition table (design §3, §7).
+// search.h: exact values of boards by alpha-beta over V, with a transposition table (design §3,
+// §7).
 //
 // V(b) is what the mover will still add to their store minus what the opponent will, under perfect
 // play; it depends only on the pits, so the table is keyed by the board alone, and a table entry is

@@ -39,8 +39,8 @@ TEST(Cli, SolveJsonGivesThePublishedValue) {
 TEST(Cli, SolveTextShowsBoardMovesAndLine) {
   const Outcome r = kalah("solve --pits 4 --seeds 2");
   EXPECT_EQ(r.status, 0) << r.out;
-  for (const char* s : {"Kalah(4,2)", "South to move", "value: ", "moves", "pit 4", "best line:",
-                        "nodes:"})
+  for (const char* s :
+       {"Kalah(4,2)", "South to move", "value: ", "moves", "pit 4", "best line:", "nodes:"})
     EXPECT_NE(r.out.find(s), std::string::npos) << "missing '" << s << "' in\n" << r.out;
 }
 
@@ -75,8 +75,8 @@ TEST(Cli, HelpTeaches) {
   EXPECT_NE(top.out.find("solve"), std::string::npos);
   const Outcome solve = kalah("solve --help");
   EXPECT_EQ(solve.status, 0);
-  for (const char* s : {"--capture", "--end", "--remainder", "--pits", "--seeds", "--json",
-                        "examples"})
+  for (const char* s :
+       {"--capture", "--end", "--remainder", "--pits", "--seeds", "--json", "examples"})
     EXPECT_NE(solve.out.find(s), std::string::npos) << s;
   EXPECT_EQ(kalah("help solve").out, solve.out);
 }

@@ -1,7 +1,7 @@
 // notation_test.cpp: both position forms round-trip, and every malformed input is refused.
-#include <gtest/gtest.h>
-
 #include "solver/notation.h"
+
+#include <gtest/gtest.h>
 
 namespace kalah {
 namespace {

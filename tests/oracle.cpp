@@ -31,8 +31,8 @@ int Oracle::play_out(const std::vector<int>& bins, int player) {
   const int store[2] = {south_store, north_store};
   const int seeds[2] = {row_sum(bins, 0, m), row_sum(bins, m + 1, m)};
 
-  const bool over = rules_.end == End::kImmediate ? (seeds[0] == 0 || seeds[1] == 0)
-                                                  : seeds[player] == 0;
+  const bool over =
+      rules_.end == End::kImmediate ? (seeds[0] == 0 || seeds[1] == 0) : seeds[player] == 0;
   if (over) {
     int diff = bins[south_store] - bins[north_store];
     if (rules_.remainder == Remainder::kOwner) diff += seeds[0] - seeds[1];

@@ -1,9 +1,9 @@
 // rank_test.cpp: ranks are a bijection onto 0..size-1, walked in order by the successor.
+#include "solver/rank.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
-
-#include "solver/rank.h"
 
 namespace kalah {
 namespace {

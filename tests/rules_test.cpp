@@ -1,17 +1,20 @@
 // rules_test.cpp: hand-checked sowings, captures, extra turns, game ends and remainders, then the
 // rules engine against the seed-by-seed oracle on every board of small layers.
+#include "solver/rules.h"
+
 #include <gtest/gtest.h>
 
 #include "solver/notation.h"
 #include "solver/rank.h"
-#include "solver/rules.h"
 #include "solver/search.h"
 #include "tests/oracle.h"
 
 namespace kalah {
 namespace {
 
-Board board(const std::string& text) { return parse_position(text).position.board; }
+Board board(const std::string& text) {
+  return parse_position(text).position.board;
+}
 
 Rules rules(int m, Capture c = Capture::kStandard, End e = End::kImmediate,
             Remainder r = Remainder::kOwner) {
@@ -42,8 +45,8 @@ TEST(Rules, LastSeedInStoreGivesAnExtraTurn) {
 }
 
 TEST(Rules, SowingSkipsTheOpponentsStore) {
-  // m=3: store, the three opponent pits, then (past the opponent's store) own pits 1 and 2. The last
-  // seed lands in own empty pit 2, opposite opponent pit 2 (now 1 seed): both are captured.
+  // m=3: store, the three opponent pits, then (past the opponent's store) own pits 1 and 2. The
+  // last seed lands in own empty pit 2, opposite opponent pit 2 (now 1 seed): both are captured.
   const MoveResult r = play(rules(3), board("0,0,6/0,0,0"), 2);
   EXPECT_FALSE(r.extra_turn);
   EXPECT_TRUE(r.capture);
@@ -112,8 +115,8 @@ TEST(Rules, TerminalBoardsAndRemainders) {
   EXPECT_TRUE(is_terminal(rules(3), over));
   EXPECT_TRUE(is_terminal(rules(3, Capture::kStandard, End::kOnTurn), over));
   EXPECT_EQ(terminal_value(rules(3), over), -3);
-  EXPECT_EQ(terminal_value(rules(3, Capture::kStandard, End::kImmediate, Remainder::kDiscard), over),
-            0);
+  EXPECT_EQ(
+      terminal_value(rules(3, Capture::kStandard, End::kImmediate, Remainder::kDiscard), over), 0);
   const Board opponent_empty = board("1,0,0/0,0,0");
   EXPECT_TRUE(is_terminal(rules(3), opponent_empty));
   EXPECT_FALSE(is_terminal(rules(3, Capture::kStandard, End::kOnTurn), opponent_empty));

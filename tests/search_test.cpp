@@ -1,12 +1,13 @@
 // search_test.cpp: the alpha-beta solver against published results, against the oracle, and
 // against itself (move values, best lines, table sizes).
+#include "solver/search.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "solver/notation.h"
 #include "solver/rank.h"
-#include "solver/search.h"
 #include "tests/oracle.h"
 
 namespace kalah {
@@ -43,7 +44,9 @@ TEST(Search, PublishedMarginsEmptyCapture) {
   EXPECT_EQ(start_value(4, 3, Capture::kEmpty), 8);
 }
 
-TEST(Search, Kalah43StandardCapture) { EXPECT_EQ(start_value(4, 3, Capture::kStandard), 6); }
+TEST(Search, Kalah43StandardCapture) {
+  EXPECT_EQ(start_value(4, 3, Capture::kStandard), 6);
+}
 
 TEST(Search, TableSizeNeverChangesAResult) {
   for (auto capture : {Capture::kStandard, Capture::kEmpty}) {
@@ -64,7 +67,8 @@ std::vector<Rules> all_variants(int m) {
 Position random_position(std::mt19937_64& rng, int m, int s) {
   const Ranker ranker(m, s);
   Position p;
-  p.board = ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+  p.board =
+      ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
   p.mover_store = static_cast<int>(rng() % 10);
   p.opponent_store = static_cast<int>(rng() % 10);
   p.mover = rng() % 2 ? Side::kSouth : Side::kNorth;

@@ -6,16 +6,16 @@
 namespace kalah {
 
 void add_rule_options(po::options_description& desc, RuleFlags& flags) {
-  desc.add_options()
-      ("capture", po::value(&flags.capture)->default_value(flags.capture)->value_name("RULE"),
-       "standard: a last seed in an empty own pit captures the opposite pit if it holds seeds;\n"
-       "empty: it captures even when the opposite pit is empty (the last seed itself)")
-      ("end", po::value(&flags.end)->default_value(flags.end)->value_name("RULE"),
-       "immediate: the game ends as soon as either row is empty;\n"
-       "on-turn: only when the player to move has no seeds")
-      ("remainder", po::value(&flags.remainder)->default_value(flags.remainder)->value_name("RULE"),
-       "owner: at the end each player keeps the seeds on their side;\n"
-       "discard: seeds left on the board count for nobody");
+  desc.add_options()(
+      "capture", po::value(&flags.capture)->default_value(flags.capture)->value_name("RULE"),
+      "standard: a last seed in an empty own pit captures the opposite pit if it holds seeds;\n"
+      "empty: it captures even when the opposite pit is empty (the last seed itself)")(
+      "end", po::value(&flags.end)->default_value(flags.end)->value_name("RULE"),
+      "immediate: the game ends as soon as either row is empty;\n"
+      "on-turn: only when the player to move has no seeds")(
+      "remainder", po::value(&flags.remainder)->default_value(flags.remainder)->value_name("RULE"),
+      "owner: at the end each player keeps the seeds on their side;\n"
+      "discard: seeds left on the board count for nobody");
 }
 
 Rules make_rules(int pits, const RuleFlags& flags) {
@@ -53,8 +53,12 @@ bool parse_command(const CommandHelp& help, const po::options_description& desc,
   return true;
 }
 
-std::string signed_number(int v) { return v > 0 ? "+" + std::to_string(v) : std::to_string(v); }
+std::string signed_number(int v) {
+  return v > 0 ? "+" + std::to_string(v) : std::to_string(v);
+}
 
-const char* result_word(int margin) { return margin > 0 ? "win" : margin < 0 ? "loss" : "draw"; }
+const char* result_word(int margin) {
+  return margin > 0 ? "win" : margin < 0 ? "loss" : "draw";
+}
 
 }  // namespace kalah

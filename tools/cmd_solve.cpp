@@ -12,7 +12,7 @@ namespace kalah {
 namespace {
 
 struct SolveOptions {
-  int pits = 0;  // 0: not given
+  int pits = 0;    // 0: not given
   int seeds = -1;  // -1: not given
   std::string position;
   RuleFlags rule_flags;
@@ -39,18 +39,20 @@ int run(const SolveOptions& o) {
   Position position;
   int m = o.pits;
   if (!o.position.empty()) {
-    if (o.seeds >= 0) throw UsageError("give either --seeds (a start position) or a position, not both");
+    if (o.seeds >= 0)
+      throw UsageError("give either --seeds (a start position) or a position, not both");
     const ParsedPosition parsed = parse_position(o.position, o.pits);
     m = parsed.pits;
     position = parsed.position;
   } else {
-    if (o.seeds < 0) throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
+    if (o.seeds < 0)
+      throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
     if (!m) m = 6;
     if (o.seeds < 1 || 2 * m * o.seeds > kMaxPositionSeeds)
-      throw UsageError("--seeds must be 1.." + std::to_string(std::max(1, kMaxPositionSeeds / (2 * m))) +
-                       " for " + std::to_string(m) + " pits (at most " +
-                       std::to_string(kMaxPositionSeeds) + " seeds in all), got " +
-                       std::to_string(o.seeds));
+      throw UsageError("--seeds must be 1.." +
+                       std::to_string(std::max(1, kMaxPositionSeeds / (2 * m))) + " for " +
+                       std::to_string(m) + " pits (at most " + std::to_string(kMaxPositionSeeds) +
+                       " seeds in all), got " + std::to_string(o.seeds));
   }
   const Rules rules = make_rules(m, o.rule_flags);
   if (o.position.empty()) position.board = start_board(m, o.seeds);
@@ -60,7 +62,8 @@ int run(const SolveOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   Solver solver(rules, o.table_mb << 20);
   const Analysis a = analyse(solver, position);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::vector<std::string> line;
   for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
@@ -134,15 +137,15 @@ int run(const SolveOptions& o) {
 int cmd_solve(const std::vector<std::string>& args) {
   SolveOptions o;
   po::options_description desc("options");
-  desc.add_options()
-      ("pits", po::value(&o.pits)->value_name("M"), "pits per row, 1..8 (default 6; must agree "
-                                                     "with a given position)")
-      ("seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")
-      ("position", po::value(&o.position)->value_name("POS"),
-       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")
-      ("json", po::bool_switch(&o.json), "print one JSON object on one line")
-      ("tt-mb", po::value(&o.table_mb)->default_value(o.table_mb)->value_name("MB"),
-       "transposition table size in MiB");
+  desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
+                     "pits per row, 1..8 (default 6; must agree "
+                     "with a given position)")("seeds", po::value(&o.seeds)->value_name("N"),
+                                               "seeds per pit of the start position")(
+      "position", po::value(&o.position)->value_name("POS"),
+      "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
+      "json", po::bool_switch(&o.json), "print one JSON object on one line")(
+      "tt-mb", po::value(&o.table_mb)->default_value(o.table_mb)->value_name("MB"),
+      "transposition table size in MiB");
   add_rule_options(desc, o.rule_flags);
   po::positional_options_description positional;
   positional.add("position", 1);

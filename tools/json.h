@@ -11,7 +11,9 @@ namespace kalah {
 class JsonObject {
  public:
   JsonObject& add(const std::string& key, const std::string& value);
-  JsonObject& add(const std::string& key, const char* value) { return add(key, std::string(value)); }
+  JsonObject& add(const std::string& key, const char* value) {
+    return add(key, std::string(value));
+  }
   JsonObject& add(const std::string& key, int64_t value);
   JsonObject& add(const std::string& key, int value) { return add(key, int64_t{value}); }
   JsonObject& add(const std::string& key, uint64_t value);

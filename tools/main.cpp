@@ -17,21 +17,24 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"solve", "exact value of a start position or of any position, with every move and the best line",
+    {"solve",
+     "exact value of a start position or of any position, with every move and the best line",
      kalah::cmd_solve},
 };
 
 void print_help() {
-  std::cout << "kalah: perfect play for Kalah(m,n), the two-row mancala game.\n\n"
-               "usage: kalah COMMAND [options]      kalah help COMMAND      kalah COMMAND --help\n\n"
-               "commands:\n";
+  std::cout
+      << "kalah: perfect play for Kalah(m,n), the two-row mancala game.\n\n"
+         "usage: kalah COMMAND [options]      kalah help COMMAND      kalah COMMAND --help\n\n"
+         "commands:\n";
   for (const auto& c : kCommands) std::cout << "  " << c.name << "   " << c.summary << "\n";
-  std::cout << "\nPositions are written side-relative, 'A/B[/x,y]': the pits of the player to move\n"
-               "in their sowing order, the opponent's pits in theirs, then the two stores\n"
-               "(e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0), or as 2m+2 bins counter-clockwise from South's\n"
-               "first pit with the side to move: 4,4,4,4,4,4,0,4,4,4,4,4,4,0,S.\n"
-               "Values are final margins (own store minus opponent's) for the player to move.\n"
-               "Exit status: 0 success, 2 bad usage or input, 1 other failure.\n";
+  std::cout
+      << "\nPositions are written side-relative, 'A/B[/x,y]': the pits of the player to move\n"
+         "in their sowing order, the opponent's pits in theirs, then the two stores\n"
+         "(e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0), or as 2m+2 bins counter-clockwise from South's\n"
+         "first pit with the side to move: 4,4,4,4,4,4,0,4,4,4,4,4,4,0,S.\n"
+         "Values are final margins (own store minus opponent's) for the player to move.\n"
+         "Exit status: 0 success, 2 bad usage or input, 1 other failure.\n";
 }
 
 const Command* find(const std::string& name) {
