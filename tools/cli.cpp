@@ -54,7 +54,9 @@ bool parse_command(const CommandHelp& help, const po::options_description& desc,
 }
 
 std::string signed_number(int v) {
-  return v > 0 ? "+" + std::to_string(v) : std::to_string(v);
+  std::string s = std::to_string(v);
+  if (v > 0) s.insert(s.begin(), '+');  // not "+" + s: GCC 12 warns falsely (-Wrestrict) on that
+  return s;
 }
 
 const char* result_word(int margin) {
