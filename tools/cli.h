@@ -51,5 +51,6 @@ const char* result_word(int margin);
 
 // Subcommands: each takes the arguments after its name and returns an exit status or throws.
 int cmd_solve(const std::vector<std::string>& args);
+int cmd_build(const std::vector<std::string>& args);
 
 }  // namespace kalah

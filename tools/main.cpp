@@ -20,6 +20,8 @@ const Command kCommands[] = {
     {"solve",
      "exact value of a start position or of any position, with every move and the best line",
      kalah::cmd_solve},
+    {"build", "build or resume an endgame database: every board up to S seeds, by retrograde analysis",
+     kalah::cmd_build},
 };
 
 void print_help() {

@@ -1,0 +1,72 @@
+// builder.h: building a database layer by layer (retrograde analysis by seeds on the board).
+//
+// Layer s holds V of every board with s seeds (rank order, solver/rank.h). A board's value is the
+// best over its moves of gain ± V(child); children lie in lower layers (seeds reached a store) or
+// in layer s itself (a sowing that stays in the mover's row). Those same-layer moves never form a
+// cycle (design §4), so one pass suffices: boards are computed in tile order and a same-layer
+// child not yet known is computed on the spot (memoised recursion; a "not yet known" byte marks
+// it). Two threads may compute the same board at once; both write the same byte, so the result
+// does not depend on the thread count.
+//
+// Tile order: a tile is a run of consecutive opponent rows o (the least significant part of the
+// rank) crossed with every mover row a. Same-layer children (o, a') of the boards (a, o) then lie in
+// the few slices "mover row = o" of the tile, and the writes for one a are contiguous.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "db/big_array.h"
+#include "solver/rank.h"
+#include "solver/rules.h"
+
+namespace kalah {
+
+// Computes one layer from the complete lower layers, with the calling thread's oneTBB arena.
+// lower[t] holds layer t for t < s (lower[0] may be empty: the empty board is terminal).
+// `progress(done)` is called from worker threads with boards finished so far (may be empty).
+void compute_layer(const Rules& rules, const Ranker& ranker, int s,
+                   const std::vector<const uint8_t*>& lower, uint8_t* out,
+                   const std::function<void(uint64_t)>& progress = {});
+
+struct BuildOptions {
+  std::string dir;
+  Rules rules;
+  int max_seeds = 0;
+  int threads = 0;            // 0: all cores
+  uint64_t memory_limit = 0;  // bytes; 0: the machine's physical memory
+};
+
+struct LayerEvent {
+  int seeds = 0;
+  uint64_t boards = 0;
+  uint64_t memory = 0;     // estimated bytes held while building this layer
+  bool reused = false;     // an existing valid file was loaded instead
+  double seconds = 0;      // compute (and write) time
+  uint64_t file_bytes = 0;
+};
+
+struct BuildObserver {
+  virtual ~BuildObserver() = default;
+  virtual void layer_started(const LayerEvent&) {}
+  virtual void layer_progress(int /*s*/, uint64_t /*done*/, uint64_t /*total*/) {}
+  virtual void layer_finished(const LayerEvent&) {}
+  virtual void note(const std::string&) {}
+};
+
+// Builds or resumes DIR for layers 1..max_seeds: valid layer files are loaded, missing or invalid
+// ones computed and written atomically. Throws DatabaseError, std::invalid_argument (bad options)
+// or MemoryLimitError.
+void build_database(const BuildOptions& options, BuildObserver& observer);
+
+struct MemoryLimitError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Bytes held while building layer s: layers 0..s raw, plus the compressed output of layer s.
+uint64_t build_memory_estimate(const Ranker& ranker, int s);
+
+}  // namespace kalah

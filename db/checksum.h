@@ -1,0 +1,71 @@
+// checksum.h: the 64-bit checksum of database files.
+//
+// A plain, documented hash so that files can be checked by anyone: the input is read as
+// little-endian 64-bit words (the tail zero-padded), each mixed as h = rotl(h ^ (w * P1), 31) * P2,
+// then the length is mixed in and the result avalanched. Not cryptographic; it catches flipped
+// bits, truncation and misplaced blocks. Incremental: feed the bytes in any split.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+
+namespace kalah {
+
+class Checksum {
+ public:
+  void update(const void* data, size_t size) {
+    auto p = static_cast<const unsigned char*>(data);
+    length_ += size;
+    while (size > 0) {
+      const size_t take = std::min<size_t>(size, 8 - pending_);
+      std::memcpy(word_ + pending_, p, take);
+      pending_ += take;
+      p += take;
+      size -= take;
+      if (pending_ == 8) {
+        mix();
+        pending_ = 0;
+      }
+    }
+  }
+
+  uint64_t digest() const {
+    Checksum c = *this;
+    if (c.pending_ > 0) {
+      std::memset(c.word_ + c.pending_, 0, 8 - c.pending_);
+      c.mix();
+    }
+    uint64_t h = c.h_ ^ (c.length_ * kP1);
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
+  }
+
+  static uint64_t of(const void* data, size_t size) {
+    Checksum c;
+    c.update(data, size);
+    return c.digest();
+  }
+
+ private:
+  static constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull;
+  static constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4Full;
+
+  void mix() {
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; --i) w = (w << 8) | word_[i];  // little endian on any host
+    h_ ^= w * kP1;
+    h_ = ((h_ << 31) | (h_ >> 33)) * kP2;
+  }
+
+  uint64_t h_ = 0x27D4EB2F165667C5ull;
+  uint64_t length_ = 0;
+  unsigned char word_[8] = {};
+  size_t pending_ = 0;
+};
+
+}  // namespace kalah

@@ -1,0 +1,114 @@
+// database.cpp: finding layer files and a sharded LRU cache of decompressed blocks.
+#include "db/database.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+namespace kalah {
+namespace {
+
+int count_layers(const std::string& dir, const Rules& rules, std::vector<int>* present) {
+  for (const auto& v : list_variants(dir))
+    if (v.rules == rules) {
+      *present = v.layers;
+      break;
+    }
+  int top = 0;
+  while (top < static_cast<int>(present->size()) && (*present)[top] == top + 1) ++top;
+  return top;
+}
+
+}  // namespace
+
+std::vector<VariantFiles> list_variants(const std::string& dir) {
+  static const std::regex name(
+      R"(kalah-m([1-8])-(standard|empty)-(immediate|on-turn)-(owner|discard)-s([0-9]{1,3})\.kdb)");
+  std::vector<VariantFiles> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::smatch mt;
+    const std::string file = entry.path().filename().string();
+    if (!std::regex_match(file, mt, name)) continue;
+    Rules r;
+    r.pits = std::stoi(mt[1]);
+    r.capture = parse_capture(mt[2]);
+    r.end = parse_end(mt[3]);
+    r.remainder = parse_remainder(mt[4]);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& v) { return v.rules == r; });
+    if (it == out.end()) it = out.insert(out.end(), VariantFiles{r, {}});
+    it->layers.push_back(std::stoi(mt[5]));
+  }
+  if (ec) throw DatabaseError(dir + ": cannot read the directory: " + ec.message());
+  for (auto& v : out) std::sort(v.layers.begin(), v.layers.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tuple(a.rules.pits, a.rules.capture, a.rules.end, a.rules.remainder) <
+           std::tuple(b.rules.pits, b.rules.capture, b.rules.end, b.rules.remainder);
+  });
+  return out;
+}
+
+Database::Database(const std::string& dir, const Rules& rules, size_t cache_bytes)
+    : rules_(rules),
+      ranker_(rules.pits, [&] {
+        if (!std::filesystem::is_directory(dir))
+          throw DatabaseError(dir + ": no such database directory");
+        std::vector<int> present;
+        const int top = count_layers(dir, rules, &present);
+        const std::string what =
+            "m=" + std::to_string(rules.pits) + " " + describe(rules);
+        if (present.empty()) throw DatabaseError(dir + ": no layer files for " + what);
+        if (top < static_cast<int>(present.size())) {
+          throw DatabaseError(dir + ": layer " + std::to_string(top + 1) + " of " + what +
+                              " is missing (layers up to " + std::to_string(present.back()) +
+                              " are present; a database needs every layer from 1)");
+        }
+        return top;
+      }()),
+      shard_limit_(std::max<size_t>(cache_bytes / kShards, 1)) {
+  for (int s = 1; s <= ranker_.max_seeds(); ++s)
+    layers_.push_back(
+        std::make_unique<LayerFile>(dir + "/" + layer_file_name(rules, s), rules, s));
+}
+
+Database::Block Database::block(int s, uint64_t b) const {
+  const uint64_t key = (b << 8) | static_cast<uint64_t>(s);
+  Shard& shard = shards_[(key * 0x9E3779B97F4A7C15ull) >> 60];
+  {
+    std::lock_guard lock(shard.mutex);
+    if (auto it = shard.blocks.find(key); it != shard.blocks.end()) {
+      shard.lru.splice(shard.lru.begin(), shard.lru, it->second.second);
+      return it->second.first;
+    }
+  }
+  // Decompress outside the lock; two threads may both load a block, one copy wins.
+  const LayerFile& file = layer(s);
+  auto data = std::make_shared<std::vector<uint8_t>>(file.block_boards(b));
+  file.read_block(b, data->data());
+  std::lock_guard lock(shard.mutex);
+  if (auto it = shard.blocks.find(key); it != shard.blocks.end()) return it->second.first;
+  shard.lru.push_front(key);
+  shard.blocks.emplace(key, std::pair(Block(data), shard.lru.begin()));
+  shard.bytes += data->size();
+  while (shard.bytes > shard_limit_ && shard.lru.size() > 1) {
+    const auto victim = shard.blocks.find(shard.lru.back());
+    shard.bytes -= victim->second.first->size();
+    shard.blocks.erase(victim);
+    shard.lru.pop_back();
+  }
+  return data;
+}
+
+uint8_t Database::encoded(int s, uint64_t r) const {
+  const uint32_t per_block = layer(s).header().boards_per_block;
+  return (*block(s, r / per_block))[r % per_block];
+}
+
+std::optional<int> Database::probe(const Board& b) const {
+  if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+  const int s = seeds(b);
+  if (s > max_seeds()) return std::nullopt;
+  return decode_value(rules_, s, encoded(s, ranker_.rank(b)));
+}
+
+}  // namespace kalah

@@ -1,0 +1,289 @@
+// layer_file.cpp: writing and reading layer files (layout in layer_file.h).
+#include "db/layer_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "db/checksum.h"
+
+namespace kalah {
+namespace {
+
+constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
+constexpr int kCompressionLevel = 19;
+
+void put(unsigned char* p, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+uint64_t get(const unsigned char* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+void serialize(const LayerHeader& h, unsigned char* out) {
+  std::memset(out, 0, kHeaderSize);
+  std::memcpy(out, kMagic, 8);
+  put(out + 8, h.version, 4);
+  put(out + 12, h.rules.pits, 1);
+  put(out + 13, static_cast<uint8_t>(h.rules.capture), 1);
+  put(out + 14, static_cast<uint8_t>(h.rules.end), 1);
+  put(out + 15, static_cast<uint8_t>(h.rules.remainder), 1);
+  put(out + 16, h.seeds, 2);
+  put(out + 18, h.encoding, 1);
+  put(out + 19, h.transform, 1);
+  put(out + 20, h.boards_per_block, 4);
+  put(out + 24, h.boards, 8);
+  put(out + 32, h.blocks, 8);
+  put(out + 40, h.index_offset, 8);
+  put(out + 48, h.file_size, 8);
+  put(out + 56, h.flags, 4);
+  put(out + 64, h.body_checksum, 8);
+  put(out + 72, h.index_checksum, 8);
+  put(out + 80, Checksum::of(out, kHeaderSize), 8);  // field 80 is still 0 here
+}
+
+// Undoes (decode = true) or applies transform 1 in place: bytes as differences from their
+// predecessor in the block.
+void delta(uint8_t* v, uint64_t n, bool decode) {
+  uint8_t prev = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t x = decode ? static_cast<uint8_t>(v[i] + prev) : v[i];
+    v[i] = decode ? x : static_cast<uint8_t>(x - prev);
+    prev = x;
+  }
+}
+
+struct ZstdError {
+  static void check(size_t r, const std::string& what) {
+    if (ZSTD_isError(r)) throw DatabaseError(what + ": " + ZSTD_getErrorName(r));
+  }
+};
+
+void write_all(int fd, const void* data, size_t size, const std::string& path) {
+  auto p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t w = ::write(fd, p, size);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw DatabaseError(path + ": write failed: " + std::strerror(errno));
+    p += w;
+    size -= static_cast<size_t>(w);
+  }
+}
+
+}  // namespace
+
+std::string layer_file_name(const Rules& r, int s) {
+  return "kalah-m" + std::to_string(r.pits) + "-" + to_string(r.capture) + "-" + to_string(r.end) +
+         "-" + to_string(r.remainder) + "-s" + std::to_string(s) + ".kdb";
+}
+
+uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
+                          uint64_t boards) {
+  LayerHeader h;
+  h.rules = rules;
+  h.seeds = s;
+  h.encoding = value_encoding(rules);
+  h.boards = boards;
+  h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
+
+  std::vector<std::string> frames(h.blocks);
+  struct Contexts {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    std::vector<uint8_t> scratch;
+    ~Contexts() { ZSTD_freeCCtx(cctx); }
+  };
+  tbb::enumerable_thread_specific<Contexts> contexts;
+  tbb::parallel_for(uint64_t{0}, h.blocks, [&](uint64_t b) {
+    Contexts& c = contexts.local();
+    const uint64_t first = b * h.boards_per_block;
+    const uint64_t n = std::min<uint64_t>(h.boards_per_block, boards - first);
+    c.scratch.assign(values + first, values + first + n);
+    delta(c.scratch.data(), n, false);
+    ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, kCompressionLevel);
+    ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
+    std::string& out = frames[b];
+    out.resize(ZSTD_compressBound(n));
+    const size_t size = ZSTD_compress2(c.cctx, out.data(), out.size(), c.scratch.data(), n);
+    ZstdError::check(size, "compressing layer " + std::to_string(s));
+    out.resize(size);
+  });
+
+  std::vector<unsigned char> index((h.blocks + 1) * 8);
+  uint64_t offset = kHeaderSize;
+  for (uint64_t b = 0; b < h.blocks; ++b) {
+    put(&index[b * 8], offset, 8);
+    offset += frames[b].size();
+  }
+  put(&index[h.blocks * 8], offset, 8);
+  h.index_offset = offset;
+  h.file_size = offset + index.size();
+  h.flags = 1;
+  h.index_checksum = Checksum::of(index.data(), index.size());
+  Checksum body;
+  for (const auto& f : frames) body.update(f.data(), f.size());
+  body.update(index.data(), index.size());
+  h.body_checksum = body.digest();
+  unsigned char header[kHeaderSize];
+  serialize(h, header);
+
+  const std::string path = dir + "/" + layer_file_name(rules, s);
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw DatabaseError(tmp + ": cannot create: " + std::strerror(errno));
+  try {
+    write_all(fd, header, kHeaderSize, tmp);
+    for (const auto& f : frames) write_all(fd, f.data(), f.size(), tmp);
+    write_all(fd, index.data(), index.size(), tmp);
+    if (::fsync(fd) != 0) throw DatabaseError(tmp + ": fsync failed: " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0)
+    throw DatabaseError(path + ": rename failed: " + std::strerror(errno));
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);  // make the rename durable
+    ::close(dfd);
+  }
+  return h.file_size;
+}
+
+LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int expect_seeds)
+    : path_(path) {
+  fd_.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd_.fd, &st) != 0) fail(std::string("cannot stat: ") + std::strerror(errno));
+  const auto actual_size = static_cast<uint64_t>(st.st_size);
+  if (actual_size < kHeaderSize) fail("truncated: " + std::to_string(actual_size) + " bytes");
+
+  unsigned char raw[kHeaderSize];
+  pread_exact(raw, kHeaderSize, 0);
+  if (std::memcmp(raw, kMagic, 8) != 0) fail("not a kalah database file (bad magic)");
+  LayerHeader& h = header_;
+  h.version = static_cast<uint32_t>(get(raw + 8, 4));
+  if (h.version != kFormatVersion)
+    fail("format version " + std::to_string(h.version) + ", this kalah reads version " +
+         std::to_string(kFormatVersion));
+  const uint64_t stored_header_checksum = get(raw + 80, 8);
+  std::memset(raw + 80, 0, 8);
+  if (Checksum::of(raw, kHeaderSize) != stored_header_checksum) fail("header checksum mismatch");
+  h.rules.pits = static_cast<int>(get(raw + 12, 1));
+  h.rules.capture = static_cast<Capture>(get(raw + 13, 1));
+  h.rules.end = static_cast<End>(get(raw + 14, 1));
+  h.rules.remainder = static_cast<Remainder>(get(raw + 15, 1));
+  h.seeds = static_cast<int>(get(raw + 16, 2));
+  h.encoding = static_cast<uint8_t>(get(raw + 18, 1));
+  h.transform = static_cast<uint8_t>(get(raw + 19, 1));
+  h.boards_per_block = static_cast<uint32_t>(get(raw + 20, 4));
+  h.boards = get(raw + 24, 8);
+  h.blocks = get(raw + 32, 8);
+  h.index_offset = get(raw + 40, 8);
+  h.file_size = get(raw + 48, 8);
+  h.flags = static_cast<uint32_t>(get(raw + 56, 4));
+  h.body_checksum = get(raw + 64, 8);
+  h.index_checksum = get(raw + 72, 8);
+
+  if (!(h.rules == expect_rules))
+    fail("rules " + describe(h.rules) + " (m=" + std::to_string(h.rules.pits) + "), expected " +
+         describe(expect_rules) + " (m=" + std::to_string(expect_rules.pits) + ")");
+  if (h.seeds != expect_seeds)
+    fail("holds layer " + std::to_string(h.seeds) + ", expected " + std::to_string(expect_seeds));
+  if (h.encoding != value_encoding(h.rules) || h.transform != 1)
+    fail("unknown value encoding " + std::to_string(h.encoding) + "/" +
+         std::to_string(h.transform));
+  if (!(h.flags & 1)) fail("incomplete (the build of this layer did not finish)");
+  if (h.boards_per_block == 0 ||
+      h.blocks != (h.boards + h.boards_per_block - 1) / h.boards_per_block)
+    fail("inconsistent block count " + std::to_string(h.blocks));
+  if (h.file_size != actual_size)
+    fail("truncated or extended: " + std::to_string(actual_size) + " bytes, header says " +
+         std::to_string(h.file_size));
+  if (h.index_offset < kHeaderSize || h.index_offset + (h.blocks + 1) * 8 != h.file_size)
+    fail("index offset " + std::to_string(h.index_offset) + " does not fit the file");
+
+  std::vector<unsigned char> raw_index((h.blocks + 1) * 8);
+  pread_exact(raw_index.data(), raw_index.size(), h.index_offset);
+  if (Checksum::of(raw_index.data(), raw_index.size()) != h.index_checksum)
+    fail("block index checksum mismatch");
+  index_.resize(h.blocks + 1);
+  for (uint64_t b = 0; b <= h.blocks; ++b) index_[b] = get(&raw_index[b * 8], 8);
+  if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
+    fail("block index does not span the blocks");
+  for (uint64_t b = 0; b < h.blocks; ++b)
+    if (index_[b + 1] <= index_[b]) fail("block index is not increasing at block " + std::to_string(b));
+}
+
+LayerFile::Fd::~Fd() {
+  if (fd >= 0) ::close(fd);
+}
+
+void LayerFile::fail(const std::string& why) const { throw DatabaseError(path_ + ": " + why); }
+
+void LayerFile::pread_exact(void* buf, size_t size, uint64_t offset) const {
+  auto p = static_cast<char*>(buf);
+  while (size > 0) {
+    const ssize_t r = ::pread(fd_.fd, p, size, static_cast<off_t>(offset));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) fail(std::string("read failed: ") + std::strerror(errno));
+    if (r == 0) fail("truncated");
+    p += r;
+    size -= static_cast<size_t>(r);
+    offset += static_cast<uint64_t>(r);
+  }
+}
+
+uint64_t LayerFile::block_boards(uint64_t block) const {
+  const uint64_t first = block * header_.boards_per_block;
+  return std::min<uint64_t>(header_.boards_per_block, header_.boards - first);
+}
+
+void LayerFile::read_block(uint64_t block, uint8_t* out) const {
+  struct Decompressor {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    std::vector<char> frame;
+    ~Decompressor() { ZSTD_freeDCtx(dctx); }
+  };
+  thread_local Decompressor d;
+  const uint64_t n = block_boards(block);
+  d.frame.resize(compressed_size(block));
+  pread_exact(d.frame.data(), d.frame.size(), index_[block]);
+  const size_t r = ZSTD_decompressDCtx(d.dctx, out, n, d.frame.data(), d.frame.size());
+  if (ZSTD_isError(r))
+    fail("block " + std::to_string(block) + " is damaged (" + ZSTD_getErrorName(r) + ")");
+  if (r != n)
+    fail("block " + std::to_string(block) + " holds " + std::to_string(r) + " values, expected " +
+         std::to_string(n));
+  delta(out, n, true);
+}
+
+void LayerFile::read_all(uint8_t* out) const {
+  tbb::parallel_for(uint64_t{0}, header_.blocks, [&](uint64_t b) {
+    read_block(b, out + b * header_.boards_per_block);
+  });
+}
+
+void LayerFile::check_body() const {
+  Checksum c;
+  std::vector<char> buf(1 << 20);
+  for (uint64_t at = kHeaderSize; at < header_.file_size;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(buf.size(), header_.file_size - at));
+    pread_exact(buf.data(), n, at);
+    c.update(buf.data(), n);
+    at += n;
+  }
+  if (c.digest() != header_.body_checksum) fail("checksum mismatch: the file is damaged");
+}
+
+}  // namespace kalah

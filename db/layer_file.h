@@ -1,0 +1,130 @@
+// layer_file.h: the file that holds one layer of a database, and its byte layout.
+//
+// One file per rule variant and layer s: every board with s seeds on the pits, in rank order
+// (solver/rank.h), one value per board, in fixed-size blocks compressed independently with zstd.
+//
+// Layout, format version 1; all integers little endian:
+//
+//   offset size  field
+//     0     8    magic "KALAHDB" followed by 0x1A
+//     8     4    format version (1)
+//    12     1    m, pits per row
+//    13     1    capture rule   (0 standard, 1 empty)
+//    14     1    end rule       (0 immediate, 1 on-turn)
+//    15     1    remainder rule (0 owner, 1 discard)
+//    16     2    layer s: seeds on the board
+//    18     1    value encoding (1: byte = (V+s)/2, remainder owner; 2: byte = V+s, discard)
+//    19     1    transform before compression (1: see below)
+//    20     4    boards per block
+//    24     8    boards in the layer, C(s+2m-1, 2m-1)
+//    32     8    block count
+//    40     8    index offset
+//    48     8    file size
+//    56     4    flags (bit 0: complete; a file without it is refused)
+//    60     4    reserved, 0
+//    64     8    checksum of bytes [128, file size): blocks and index   (db/checksum.h)
+//    72     8    checksum of the index
+//    80     8    checksum of bytes [0, 128) with this field read as 0
+//    88    40    reserved, 0
+//   128          blocks: each one zstd frame with its content checksum
+//   index        block count + 1 offsets (u64): block i is [offset i, offset i+1); the last
+//                offset is the index offset
+//
+// Transform 1: a block stores the encoded values with each byte replaced by
+// (byte - prediction) mod 256, the prediction being the block's previous encoded value (0 first).
+// Consecutive ranks differ in the opponent row only, so neighbours have close values.
+//
+// Version history:
+//   1  first format.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solver/rules.h"
+
+namespace kalah {
+
+inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr size_t kHeaderSize = 128;
+inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
+
+// A damaged, truncated or mismatched file, or an I/O failure; the message names the file.
+struct DatabaseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct LayerHeader {
+  uint32_t version = kFormatVersion;
+  Rules rules;
+  int seeds = 0;
+  uint8_t encoding = 0;
+  uint8_t transform = 1;
+  uint32_t boards_per_block = kBoardsPerBlock;
+  uint64_t boards = 0;
+  uint64_t blocks = 0;
+  uint64_t index_offset = 0;
+  uint64_t file_size = 0;
+  uint32_t flags = 0;
+  uint64_t body_checksum = 0;
+  uint64_t index_checksum = 0;
+};
+
+// "kalah-m6-empty-immediate-owner-s24.kdb"
+std::string layer_file_name(const Rules& rules, int s);
+
+// Value encoding: one byte per board. Owner: (V+s)/2 in 0..s; discard: V+s in 0..2s.
+inline uint8_t value_encoding(const Rules& r) { return r.remainder == Remainder::kOwner ? 1 : 2; }
+// Largest layer whose encoded values fit a byte below the builder's "not yet known" marker 255.
+inline int max_layer(const Rules& r) { return r.remainder == Remainder::kOwner ? 254 : 127; }
+inline uint8_t encode_value(const Rules& r, int s, int v) {
+  return static_cast<uint8_t>(r.remainder == Remainder::kOwner ? (v + s) >> 1 : v + s);
+}
+inline int decode_value(const Rules& r, int s, uint8_t b) {
+  return r.remainder == Remainder::kOwner ? 2 * b - s : b - s;
+}
+
+// Writes the layer atomically: to DIR/NAME.tmp, synced, renamed to DIR/NAME, directory synced.
+// Compresses blocks in parallel (oneTBB, the caller's arena); the bytes do not depend on threads.
+// Returns the file size.
+uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s,
+                          const uint8_t* values, uint64_t boards);
+
+// An open layer file: header and index checked at open, blocks checked when read. Thread-safe
+// for concurrent reads.
+class LayerFile {
+ public:
+  // Throws DatabaseError naming the file on any problem; `expect_rules`/`expect_seeds` must match.
+  LayerFile(const std::string& path, const Rules& expect_rules, int expect_seeds);
+  LayerFile(const LayerFile&) = delete;
+  LayerFile& operator=(const LayerFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  const LayerHeader& header() const { return header_; }
+  uint64_t block_boards(uint64_t block) const;  // boards in this block
+  uint64_t compressed_size(uint64_t block) const { return index_[block + 1] - index_[block]; }
+
+  // Decodes block `block` into out (block_boards(block) bytes of encoded values).
+  void read_block(uint64_t block, uint8_t* out) const;
+  // Decodes all blocks into out (header().boards bytes), in parallel.
+  void read_all(uint8_t* out) const;
+  // Recomputes the checksum of the body (blocks and index); throws if it does not match.
+  void check_body() const;
+
+ private:
+  void pread_exact(void* buf, size_t size, uint64_t offset) const;
+  [[noreturn]] void fail(const std::string& why) const;
+
+  struct Fd {
+    int fd = -1;
+    ~Fd();
+  };
+  std::string path_;
+  Fd fd_;  // closed by its own destructor, also when the constructor throws
+  LayerHeader header_;
+  std::vector<uint64_t> index_;
+};
+
+}  // namespace kalah
