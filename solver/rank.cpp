@@ -65,11 +65,14 @@ Ranker::Ranker(int m, int max_seeds) : m_(m), max_seeds_(max_seeds) {
   }
 }
 
+// Rows are ranked from their last pit (next to the store) down: c[j] below is row[m-1-j]. The pits
+// by the store then vary fastest in rank order, which made layer files about 20 % smaller under
+// zstd than the other direction (measured on m = 6, layer 17).
 uint64_t Ranker::row_rank(const uint8_t* row) const {
   uint64_t r = 0;
   int bar = 0;
   for (int j = 0; j + 1 < m_; ++j) {
-    bar += row[j];
+    bar += row[m_ - 1 - j];
     r += table().c[bar + j][j + 1];
   }
   return r;
@@ -77,37 +80,38 @@ uint64_t Ranker::row_rank(const uint8_t* row) const {
 
 void Ranker::row_unrank(int k, uint64_t r, uint8_t* row) const {
   // Find the bars from the top: the largest p with C(p, j+1) <= the remaining rank.
-  int upper = k + m_ - 1;  // bars lie below this
-  int prev_bar = upper;
+  int prev_bar = k + m_ - 1;  // bars lie below this
   for (int j = m_ - 2; j >= 0; --j) {
     int p = prev_bar - 1;
     while (table().c[p][j + 1] > r) --p;
     r -= table().c[p][j + 1];
-    row[j + 1] = static_cast<uint8_t>(prev_bar - p - 1);
+    row[m_ - 2 - j] = static_cast<uint8_t>(prev_bar - p - 1);  // c[j+1]
     prev_bar = p;
   }
-  row[0] = static_cast<uint8_t>(prev_bar);
+  row[m_ - 1] = static_cast<uint8_t>(prev_bar);  // c[0]
 }
 
 void Ranker::first_row(int k, uint8_t* row) const {
-  for (int i = 0; i + 1 < m_; ++i) row[i] = 0;
-  row[m_ - 1] = static_cast<uint8_t>(k);
+  for (int i = 1; i < m_; ++i) row[i] = 0;
+  row[0] = static_cast<uint8_t>(k);
 }
 
 bool Ranker::next_row(uint8_t* row) const {
   // Colex successor of the bars: move the lowest movable bar up one place, the bars below it back
-  // to the bottom. In pits: the first j with row[j+1] > 0 takes one seed from pit j+1 and all the
-  // seeds of pits 0..j-1.
+  // to the bottom. In pits (c[j] = row[m-1-j]): the first j with c[j+1] > 0 takes one seed from
+  // c[j+1] and all the seeds of c[0..j-1].
   int below = 0;
   for (int j = 0; j + 1 < m_; ++j) {
-    if (row[j + 1] > 0) {
-      const int moved = below + row[j] + 1;
-      for (int i = 0; i < j; ++i) row[i] = 0;
-      row[j] = static_cast<uint8_t>(moved);
-      --row[j + 1];
+    uint8_t& cj = row[m_ - 1 - j];
+    uint8_t& next = row[m_ - 2 - j];
+    if (next > 0) {
+      const int moved = below + cj + 1;
+      for (int i = 0; i < j; ++i) row[m_ - 1 - i] = 0;
+      cj = static_cast<uint8_t>(moved);
+      --next;
       return true;
     }
-    below += row[j];
+    below += cj;
   }
   return false;
 }

@@ -5,9 +5,10 @@
 // the mover's row among rows of k seeds, then by the rank of the opponent's row among rows of s-k
 // seeds. Summing over k is Vandermonde's identity, so there are no holes.
 //
-// A row c[0..m-1] of k seeds is ranked by the combinatorial number system: its m-1 "bars" sit at
-// p_j = c[0]+..+c[j]+j, and rank = sum_j C(p_j, j+1), in 0..C(k+m-1, m-1)-1. Rank 0 is all seeds
-// in the last pit, the top rank all seeds in the first.
+// A row of k seeds is ranked by the combinatorial number system: read it from the pit next to the
+// store back, c[j] = row[m-1-j]; its m-1 "bars" sit at p_j = c[0]+..+c[j]+j, and
+// rank = sum_j C(p_j, j+1), in 0..C(k+m-1, m-1)-1. Rank 0 is all seeds in the first pit, the top
+// rank all seeds in the pit next to the store.
 //
 // Why this split: a move that keeps all seeds on the board changes only the mover's row, and the
 // child (seen from the opponent) has the old opponent row as its mover row, the most significant
