@@ -25,16 +25,22 @@ class LayerSolver {
               const std::vector<const uint8_t*>& lower, uint8_t* out)
       : rules_(rules), ranker_(ranker), s_(s), lower_(lower), out_(out) {}
 
-  // Computes, stores and returns the encoded value of board b (rank r in layer s).
-  uint8_t solve(const Board& b, uint64_t r) const {
+  // Computes, stores and returns the encoded value of board b: rank r in layer s, opponent row
+  // rank `opponent_rank` (known to the caller; children that keep that row reuse it).
+  uint8_t solve(const Board& b, uint64_t r, uint64_t opponent_rank) const {
     int best = INT_MIN;
     if (is_terminal(rules_, b)) {
       best = terminal_value(rules_, b);
     } else {
-      for (int pit = 0; pit < rules_.pits; ++pit) {
-        if (b.pits[pit] == 0) continue;
+      const int m = rules_.pits;
+      for (int pit = 0; pit < m; ++pit) {
+        const int n = b.pits[pit];
+        if (n == 0) continue;
         const MoveResult mr = play(rules_, b, pit);
-        best = std::max(best, move_value(mr, child_value(mr)));
+        // A sowing that stops at or before the store and captures nothing leaves the opponent's
+        // row as it was.
+        const bool opponent_row_kept = n <= m - pit && !mr.capture;
+        best = std::max(best, move_value(mr, child_value(mr, opponent_row_kept, opponent_rank)));
       }
     }
     const uint8_t e = encode_value(rules_, s_, best);
@@ -47,13 +53,20 @@ class LayerSolver {
   }
 
  private:
-  int child_value(const MoveResult& mr) const {
-    if (is_terminal(rules_, mr.board)) return terminal_value(rules_, mr.board);
+  int child_value(const MoveResult& mr, bool opponent_row_kept, uint64_t opponent_rank) const {
+    const Board& c = mr.board;
+    if (is_terminal(rules_, c)) return terminal_value(rules_, c);
+    const int m = rules_.pits;
     const int cs = s_ - mr.gain;
-    const uint64_t cr = ranker_.rank(mr.board);
+    // The kept row is the child's opponent row after an extra turn, its mover row otherwise.
+    const uint64_t mover_rank = opponent_row_kept && !mr.extra_turn ? opponent_rank
+                                                                     : ranker_.row_rank(&c.pits[0]);
+    const uint64_t other_rank = opponent_row_kept && mr.extra_turn ? opponent_rank
+                                                                   : ranker_.row_rank(&c.pits[m]);
+    const uint64_t cr = ranker_.rank_of_rows(cs, mover_seeds(c, m), mover_rank, other_rank);
     if (cs < s_) return decode_value(rules_, cs, lower_[cs][cr]);
     uint8_t e = known(cr);
-    if (e == kUnknown) e = solve(mr.board, cr);  // a same-layer child: Φ grows, so this ends
+    if (e == kUnknown) e = solve(c, cr, other_rank);  // same layer: Φ grows, so this ends
     return decode_value(rules_, s_, e);
   }
 
@@ -99,7 +112,7 @@ void compute_layer(const Rules& rules, const Ranker& ranker, int s,
       for (uint64_t j = 0; j < tile.rows; ++j) {
         if (solver.known(r + j) != kUnknown) continue;
         std::memcpy(&b.pits[m], opp[j], m);
-        solver.solve(b, r + j);
+        solver.solve(b, r + j, tile.first_o + j);
       }
       ranker.next_row(&b.pits[0]);
     }
@@ -172,6 +185,8 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
       layers[s] = BigArray(ev.boards);
       compute_layer(o.rules, ranker, s, lower, layers[s].data(),
                     [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
+      ev.compute_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards);
     }
     lower[s] = layers[s].data();

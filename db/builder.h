@@ -45,7 +45,8 @@ struct LayerEvent {
   uint64_t boards = 0;
   uint64_t memory = 0;     // estimated bytes held while building this layer
   bool reused = false;     // an existing valid file was loaded instead
-  double seconds = 0;      // compute (and write) time
+  double seconds = 0;          // compute and write time
+  double compute_seconds = 0;  // of which computing values
   uint64_t file_bytes = 0;
 };
 

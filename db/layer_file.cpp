@@ -17,7 +17,7 @@ namespace kalah {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
-constexpr int kCompressionLevel = 19;
+constexpr int kCompressionLevel = 1;
 
 void put(unsigned char* p, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));

@@ -23,6 +23,28 @@
 
 namespace kalah {
 
+namespace detail {
+inline constexpr int kBinomialRows = kMaxBoardSeeds + 2 * kMaxPits + 1;
+inline constexpr int kBinomialCols = 2 * kMaxPits + 1;
+inline constexpr uint64_t kSaturated = ~uint64_t{0};
+struct BinomialTable {
+  uint64_t c[kBinomialRows][kBinomialCols] = {};
+};
+// C(n, k) for every n, k the ranks need, saturating at kSaturated; built at compile time.
+constexpr BinomialTable make_binomials() {
+  BinomialTable t;
+  for (int n = 0; n < kBinomialRows; ++n) {
+    t.c[n][0] = 1;
+    for (int k = 1; k < kBinomialCols && k <= n; ++k) {
+      const uint64_t a = t.c[n - 1][k - 1], b = t.c[n - 1][k];
+      t.c[n][k] = (a == kSaturated || b == kSaturated || a > kSaturated - b) ? kSaturated : a + b;
+    }
+  }
+  return t;
+}
+inline constexpr BinomialTable kBinomials = make_binomials();
+}  // namespace detail
+
 class Ranker {
  public:
   // Ranks layers 0..max_seeds of m-pit boards. Throws std::overflow_error when one of those layers
@@ -33,14 +55,19 @@ class Ranker {
   int max_seeds() const { return max_seeds_; }
 
   // Boards with s seeds; C(s+2m-1, 2m-1).
-  uint64_t layer_size(int s) const { return offset_[s].back(); }
+  uint64_t layer_size(int s) const { return offset(s, s + 1); }
   // First rank in layer s of the boards whose mover row holds k seeds.
-  uint64_t sublayer_offset(int s, int k) const { return offset_[s][k]; }
+  uint64_t sublayer_offset(int s, int k) const { return offset(s, k); }
   // Rows of m pits holding k seeds; C(k+m-1, m-1).
   uint64_t row_count(int k) const { return row_count_[k]; }
 
   // Rank of b within layer seeds(b), which must be <= max_seeds.
   uint64_t rank(const Board& b) const;
+  // The same from its parts: layer s, k seeds and row rank `mover` in the mover's row, row rank
+  // `opponent` in the other. For callers that know a row's rank already.
+  uint64_t rank_of_rows(int s, int k, uint64_t mover, uint64_t opponent) const {
+    return offset(s, k) + mover * row_count_[s - k] + opponent;
+  }
   // The board of layer s with rank r < layer_size(s).
   Board unrank(int s, uint64_t r) const;
 
@@ -49,7 +76,18 @@ class Ranker {
   Board first(int s) const;
   bool next(Board& b) const;
 
-  uint64_t row_rank(const uint8_t* row) const;
+  // Rows are ranked from their last pit (next to the store) down: c[j] is row[m-1-j]. The pits
+  // by the store then vary fastest in rank order, which made layer files about 20 % smaller under
+  // zstd than the other direction (measured on m = 6, layer 17).
+  uint64_t row_rank(const uint8_t* row) const {
+    uint64_t r = 0;
+    int bar = 0;
+    for (int j = 0; j + 1 < m_; ++j) {
+      bar += row[m_ - 1 - j];
+      r += detail::kBinomials.c[bar + j][j + 1];
+    }
+    return r;
+  }
   void row_unrank(int k, uint64_t r, uint8_t* row) const;
   void first_row(int k, uint8_t* row) const;
   bool next_row(uint8_t* row) const;
@@ -58,11 +96,13 @@ class Ranker {
   static uint64_t binomial(int n, int k);
 
  private:
+  // Boards of layer s with fewer than k seeds in the mover's row; k = s+1 gives the layer size.
+  uint64_t offset(int s, int k) const { return offset_[s * (max_seeds_ + 2) + k]; }
+
   int m_;
   int max_seeds_;
-  std::vector<uint64_t> row_count_;            // by k
-  std::vector<std::vector<uint64_t>> offset_;  // [s][k]: boards of layer s with fewer than k
-                                               // seeds in the mover's row; [s][s+1] = layer size
+  std::vector<uint64_t> row_count_;  // by k
+  std::vector<uint64_t> offset_;     // [s * (max_seeds + 2) + k]
 };
 
 }  // namespace kalah

@@ -99,6 +99,7 @@ class Reporter : public BuildObserver {
     if (!e.reused) {
       built_boards_ += e.boards;
       built_seconds_ += e.seconds;
+      compute_seconds_ += e.compute_seconds;
     }
   }
 
@@ -112,9 +113,10 @@ class Reporter : public BuildObserver {
                 static_cast<unsigned long long>(total_boards_), human_bytes(total_bytes_).c_str(),
                 static_cast<double>(total_bytes_) / std::max<uint64_t>(total_boards_, 1));
     if (built_boards_)
-      std::printf("; built %llu boards in %.1f s (%.2f M boards/s)",
+      std::printf("; built %llu boards in %.1f s (%.2f M boards/s; computing %.1f s, %.2f M/s)",
                   static_cast<unsigned long long>(built_boards_), built_seconds_,
-                  built_boards_ / built_seconds_ / 1e6);
+                  built_boards_ / built_seconds_ / 1e6, compute_seconds_,
+                  built_boards_ / compute_seconds_ / 1e6);
     std::printf("\n");
   }
 
@@ -124,7 +126,7 @@ class Reporter : public BuildObserver {
   std::string head_;
   std::chrono::steady_clock::time_point start_, last_;
   uint64_t total_boards_ = 0, total_bytes_ = 0, built_boards_ = 0;
-  double built_seconds_ = 0;
+  double built_seconds_ = 0, compute_seconds_ = 0;
 };
 
 }  // namespace
