@@ -1,6 +1,8 @@
 // builder.cpp: computing layers in parallel, and the resumable build of a database directory.
 #include "db/builder.h"
 
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,8 +10,6 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
 
 #include "db/layer_file.h"
 
@@ -17,7 +17,8 @@ namespace kalah {
 namespace {
 
 constexpr uint8_t kUnknown = 0xFF;
-constexpr uint64_t kTileRows = 64;  // opponent rows per tile: one cache line of writes per mover row
+constexpr uint64_t kTileRows =
+    64;  // opponent rows per tile: one cache line of writes per mover row
 
 class LayerSolver {
  public:
@@ -59,10 +60,10 @@ class LayerSolver {
     const int m = rules_.pits;
     const int cs = s_ - mr.gain;
     // The kept row is the child's opponent row after an extra turn, its mover row otherwise.
-    const uint64_t mover_rank = opponent_row_kept && !mr.extra_turn ? opponent_rank
-                                                                     : ranker_.row_rank(&c.pits[0]);
-    const uint64_t other_rank = opponent_row_kept && mr.extra_turn ? opponent_rank
-                                                                   : ranker_.row_rank(&c.pits[m]);
+    const uint64_t mover_rank =
+        opponent_row_kept && !mr.extra_turn ? opponent_rank : ranker_.row_rank(&c.pits[0]);
+    const uint64_t other_rank =
+        opponent_row_kept && mr.extra_turn ? opponent_rank : ranker_.row_rank(&c.pits[m]);
     const uint64_t cr = ranker_.rank_of_rows(cs, mover_seeds(c, m), mover_rank, other_rank);
     if (cs < s_) return decode_value(rules_, cs, lower_[cs][cr]);
     uint8_t e = known(cr);

@@ -9,8 +9,8 @@
 // does not depend on the thread count.
 //
 // Tile order: a tile is a run of consecutive opponent rows o (the least significant part of the
-// rank) crossed with every mover row a. Same-layer children (o, a') of the boards (a, o) then lie in
-// the few slices "mover row = o" of the tile, and the writes for one a are contiguous.
+// rank) crossed with every mover row a. Same-layer children (o, a') of the boards (a, o) then lie
+// in the few slices "mover row = o" of the tile, and the writes for one a are contiguous.
 #pragma once
 
 #include <cstdint>
@@ -43,8 +43,8 @@ struct BuildOptions {
 struct LayerEvent {
   int seeds = 0;
   uint64_t boards = 0;
-  uint64_t memory = 0;     // estimated bytes held while building this layer
-  bool reused = false;     // an existing valid file was loaded instead
+  uint64_t memory = 0;         // estimated bytes held while building this layer
+  bool reused = false;         // an existing valid file was loaded instead
   double seconds = 0;          // compute and write time
   double compute_seconds = 0;  // of which computing values
   uint64_t file_bytes = 0;

@@ -6,9 +6,9 @@
 // bits, truncation and misplaced blocks. Incremental: feed the bytes in any split.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 
 namespace kalah {

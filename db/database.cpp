@@ -50,25 +50,25 @@ std::vector<VariantFiles> list_variants(const std::string& dir) {
 
 Database::Database(const std::string& dir, const Rules& rules, size_t cache_bytes)
     : rules_(rules),
-      ranker_(rules.pits, [&] {
-        if (!std::filesystem::is_directory(dir))
-          throw DatabaseError(dir + ": no such database directory");
-        std::vector<int> present;
-        const int top = count_layers(dir, rules, &present);
-        const std::string what =
-            "m=" + std::to_string(rules.pits) + " " + describe(rules);
-        if (present.empty()) throw DatabaseError(dir + ": no layer files for " + what);
-        if (top < static_cast<int>(present.size())) {
-          throw DatabaseError(dir + ": layer " + std::to_string(top + 1) + " of " + what +
-                              " is missing (layers up to " + std::to_string(present.back()) +
-                              " are present; a database needs every layer from 1)");
-        }
-        return top;
-      }()),
+      ranker_(rules.pits,
+              [&] {
+                if (!std::filesystem::is_directory(dir))
+                  throw DatabaseError(dir + ": no such database directory");
+                std::vector<int> present;
+                const int top = count_layers(dir, rules, &present);
+                const std::string what = "m=" + std::to_string(rules.pits) + " " + describe(rules);
+                if (present.empty()) throw DatabaseError(dir + ": no layer files for " + what);
+                if (top < static_cast<int>(present.size())) {
+                  throw DatabaseError(dir + ": layer " + std::to_string(top + 1) + " of " + what +
+                                      " is missing (layers up to " +
+                                      std::to_string(present.back()) +
+                                      " are present; a database needs every layer from 1)");
+                }
+                return top;
+              }()),
       shard_limit_(std::max<size_t>(cache_bytes / kShards, 1)) {
   for (int s = 1; s <= ranker_.max_seeds(); ++s)
-    layers_.push_back(
-        std::make_unique<LayerFile>(dir + "/" + layer_file_name(rules, s), rules, s));
+    layers_.push_back(std::make_unique<LayerFile>(dir + "/" + layer_file_name(rules, s), rules, s));
 }
 
 Database::Block Database::block(int s, uint64_t b) const {

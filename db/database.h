@@ -6,12 +6,12 @@
 #pragma once
 
 #include <cstddef>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <list>
 #include <vector>
 
 #include "db/layer_file.h"

@@ -3,13 +3,13 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 
 #include "db/checksum.h"
 
@@ -222,14 +222,17 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
   for (uint64_t b = 0; b < h.blocks; ++b)
-    if (index_[b + 1] <= index_[b]) fail("block index is not increasing at block " + std::to_string(b));
+    if (index_[b + 1] <= index_[b])
+      fail("block index is not increasing at block " + std::to_string(b));
 }
 
 LayerFile::Fd::~Fd() {
   if (fd >= 0) ::close(fd);
 }
 
-void LayerFile::fail(const std::string& why) const { throw DatabaseError(path_ + ": " + why); }
+void LayerFile::fail(const std::string& why) const {
+  throw DatabaseError(path_ + ": " + why);
+}
 
 void LayerFile::pread_exact(void* buf, size_t size, uint64_t offset) const {
   auto p = static_cast<char*>(buf);
@@ -269,9 +272,8 @@ void LayerFile::read_block(uint64_t block, uint8_t* out) const {
 }
 
 void LayerFile::read_all(uint8_t* out) const {
-  tbb::parallel_for(uint64_t{0}, header_.blocks, [&](uint64_t b) {
-    read_block(b, out + b * header_.boards_per_block);
-  });
+  tbb::parallel_for(uint64_t{0}, header_.blocks,
+                    [&](uint64_t b) { read_block(b, out + b * header_.boards_per_block); });
 }
 
 void LayerFile::check_body() const {

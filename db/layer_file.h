@@ -76,9 +76,13 @@ struct LayerHeader {
 std::string layer_file_name(const Rules& rules, int s);
 
 // Value encoding: one byte per board. Owner: (V+s)/2 in 0..s; discard: V+s in 0..2s.
-inline uint8_t value_encoding(const Rules& r) { return r.remainder == Remainder::kOwner ? 1 : 2; }
+inline uint8_t value_encoding(const Rules& r) {
+  return r.remainder == Remainder::kOwner ? 1 : 2;
+}
 // Largest layer whose encoded values fit a byte below the builder's "not yet known" marker 255.
-inline int max_layer(const Rules& r) { return r.remainder == Remainder::kOwner ? 254 : 127; }
+inline int max_layer(const Rules& r) {
+  return r.remainder == Remainder::kOwner ? 254 : 127;
+}
 inline uint8_t encode_value(const Rules& r, int s, int v) {
   return static_cast<uint8_t>(r.remainder == Remainder::kOwner ? (v + s) >> 1 : v + s);
 }
@@ -89,8 +93,8 @@ inline int decode_value(const Rules& r, int s, uint8_t b) {
 // Writes the layer atomically: to DIR/NAME.tmp, synced, renamed to DIR/NAME, directory synced.
 // Compresses blocks in parallel (oneTBB, the caller's arena); the bytes do not depend on threads.
 // Returns the file size.
-uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s,
-                          const uint8_t* values, uint64_t boards);
+uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
+                          uint64_t boards);
 
 // An open layer file: header and index checked at open, blocks checked when read. Thread-safe
 // for concurrent reads.

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 namespace kalah {
 uint64_t TranspositionTable::hash(const Board& b) {
@@ -167,48 +168,29 @@ int Solver::value(const Board& b) {
   return lower;
 }
 
-int Solver::child_value(const MoveResult& r) {
-  return is_terminal(rules_, r.board) ? terminal_value(rules_, r.board) : value(r.board);
-}
-
-int Solver::move_value(const Board& b, int pit) {
-  const MoveResult r = play(rules_, b, pit);
-  return kalah::move_value(r, child_value(r));
-}
-
-int Solver::best_move(const Board& b, int v) {
-  for (int pit = 0; pit < rules_.pits; ++pit) {
-    if (b.pits[pit] == 0) continue;
-    const MoveResult r = play(rules_, b, pit);
-    // Does the move reach v? A null-window search around the child's required value decides.
-    const bool reaches = r.extra_turn ? r.gain + search(r.board, v - r.gain - 1, v - r.gain) >= v
-                                      : r.gain - search(r.board, r.gain - v, r.gain - v + 1) >= v;
-    if (reaches) return pit;
-  }
-  return -1;  // unreachable when v == V(b)
-}
-
 namespace {
 
-// The rest of the mover's turn from a board reached by an extra turn: best extra moves until the
-// turn passes or the game ends.
-void finish_turn(Solver& solver, Board b, std::vector<int>& turn) {
-  const Rules& rules = solver.rules();
-  while (!is_terminal(rules, b)) {
-    const int pit = solver.best_move(b, solver.value(b));
-    turn.push_back(pit);
-    const MoveResult r = play(rules, b, pit);
-    if (!r.extra_turn) return;
-    b = r.board;
-  }
+// The value for the mover of playing `pit`, and the board it leads to.
+int move_value_of(const Rules& rules, const Board& b, int pit, const BoardValue& value,
+                  MoveResult* out = nullptr) {
+  const MoveResult r = play(rules, b, pit);
+  if (out) *out = r;
+  return move_value(r, value(r.board));
+}
+
+// The lowest pit whose move reaches V(b); b is not terminal.
+int best_move(const Rules& rules, const Board& b, const BoardValue& value) {
+  const int v = value(b);
+  for (int pit = 0; pit < rules.pits; ++pit)
+    if (b.pits[pit] > 0 && move_value_of(rules, b, pit, value) == v) return pit;
+  throw std::logic_error("no move reaches the board's value: inconsistent values");
 }
 
 }  // namespace
 
-Analysis analyse(Solver& solver, const Position& p) {
-  const Rules& rules = solver.rules();
+Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value) {
   Analysis a;
-  a.board_value = solver.value(p.board);
+  a.board_value = value(p.board);
   a.value = final_margin(p, a.board_value);
   a.finished = is_terminal(rules, p.board);
   if (a.finished) return a;
@@ -217,10 +199,15 @@ Analysis analyse(Solver& solver, const Position& p) {
     if (p.board.pits[pit] == 0) continue;
     MoveReport mr;
     mr.pit = pit;
-    mr.value = p.mover_store - p.opponent_store + solver.move_value(p.board, pit);
+    MoveResult r;
+    mr.value = p.mover_store - p.opponent_store + move_value_of(rules, p.board, pit, value, &r);
     mr.turn.push_back(pit);
-    const MoveResult r = play(rules, p.board, pit);
-    if (r.extra_turn) finish_turn(solver, r.board, mr.turn);
+    // An extra turn continues with the best moves until the turn passes or the game ends.
+    for (Board b = r.board; r.extra_turn && !is_terminal(rules, b); b = r.board) {
+      const int next = best_move(rules, b, value);
+      mr.turn.push_back(next);
+      r = play(rules, b, next);
+    }
     a.moves.push_back(mr);
   }
 
@@ -229,13 +216,17 @@ Analysis analyse(Solver& solver, const Position& p) {
     std::vector<int> turn;
     const Side mover = q.mover;
     while (q.mover == mover && !is_terminal(rules, q.board)) {
-      const int pit = solver.best_move(q.board, solver.value(q.board));
+      const int pit = best_move(rules, q.board, value);
       turn.push_back(pit);
       q = apply(rules, q, pit);
     }
     a.best_line.push_back(turn);
   }
   return a;
+}
+
+Analysis analyse(Solver& solver, const Position& p) {
+  return analyse(solver.rules(), p, [&](const Board& b) { return solver.value(b); });
 }
 
 }  // namespace kalah

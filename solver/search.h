@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -73,18 +74,10 @@ class Solver {
   // V == r.
   int search(const Board& b, int alpha, int beta);
 
-  // Exact V of the board a move leads to, 0-based pit, and the move's value for the mover.
-  int move_value(const Board& b, int pit);
-
-  // The lowest pit whose move reaches value v, which must be V(b) and b not terminal.
-  int best_move(const Board& b, int v);
-
   uint64_t nodes() const { return nodes_; }
   void clear_table() { table_.clear(); }
 
  private:
-  int child_value(const MoveResult& r);
-
   Rules rules_;
   TranspositionTable table_;
   uint64_t nodes_ = 0;
@@ -105,6 +98,11 @@ struct Analysis {
   bool finished = false;                    // the position is already over
 };
 
+// Exact V of any board (terminal ones included), from search or from a database.
+using BoardValue = std::function<int(const Board&)>;
+
+// The value of p, of each of its moves, and a best line: the lowest pit among equal moves.
+Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value);
 Analysis analyse(Solver& solver, const Position& p);
 
 }  // namespace kalah

@@ -1,8 +1,11 @@
 // cli_test.cpp: the kalah executable end to end: output, JSON and exit codes.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -79,6 +82,97 @@ TEST(Cli, HelpTeaches) {
        {"--capture", "--end", "--remainder", "--pits", "--seeds", "--json", "examples"})
     EXPECT_NE(solve.out.find(s), std::string::npos) << s;
   EXPECT_EQ(kalah("help solve").out, solve.out);
+}
+
+}  // namespace
+
+namespace {
+
+// A small database built once for the command tests below.
+class CliDatabase : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string("/tmp/kalah-cli-test-" + std::to_string(::getpid()));
+    const Outcome b = kalah("build --db " + *dir_ + " --pits 4 --max-seeds 10");
+    ASSERT_EQ(b.status, 0) << b.out;
+  }
+  static void TearDownTestSuite() {
+    kalah_rm(*dir_);
+    delete dir_;
+  }
+  static void kalah_rm(const std::string& dir) { std::system(("rm -rf " + dir).c_str()); }
+  static std::string field(const std::string& json, const std::string& name) {
+    const auto at = json.find("\"" + name + "\": ");
+    if (at == std::string::npos) return "";
+    const auto end = json.find(name == "moves" ? "]" : ",", at);
+    return json.substr(at, end - at);
+  }
+  static std::string* dir_;
+};
+std::string* CliDatabase::dir_ = nullptr;
+
+TEST_F(CliDatabase, QueryAgreesWithSolve) {
+  for (const char* pos : {"3,0,2,1/0,2,1,1/4,5", "1,1,1,1/1,1,1,1", "0,0,5,0/2,0,0,3/1,1",
+                          "2,0,0,0/0,0,0,1", "0,0,0,0/1,2,0,0/3,3", "4,0,0,4/0,1,1,0"}) {
+    const Outcome q = kalah("query --db " + *dir_ + " --json " + pos);
+    const Outcome s = kalah("solve --json " + std::string(pos));
+    ASSERT_EQ(q.status, 0) << q.out;
+    ASSERT_EQ(s.status, 0) << s.out;
+    EXPECT_NE(field(q.out, "value"), "") << q.out;
+    for (const char* f : {"value", "result", "moves", "best_line"})
+      EXPECT_EQ(field(q.out, f), field(s.out, f)) << pos << " field " << f;
+  }
+}
+
+TEST_F(CliDatabase, QueryRefusesWhatItCannotAnswer) {
+  EXPECT_EQ(kalah("query --db " + *dir_ + " 1,2,3/4,5").status, 2);
+  EXPECT_EQ(kalah("query --db " + *dir_ + " 9,9,9,9/1,1,1,1").status, 2);  // above the top layer
+  const Outcome searched = kalah("query --db " + *dir_ + " --search --json 9,9,9,9/1,1,1,1");
+  EXPECT_EQ(searched.status, 0) << searched.out;
+  EXPECT_NE(searched.out.find("\"source\": \"search\""), std::string::npos);
+  EXPECT_EQ(kalah("query --db /nonexistent/dir 1,1/1,1").status, 1);
+  const Outcome batch =
+      kalah("query --db " + *dir_ + " --json --keep-going 1,1,1,1/1,1,1,1 x,1 2,2,1,1/1,1,1,1");
+  EXPECT_EQ(batch.status, 2);
+  EXPECT_NE(batch.out.find("{\"input\": \"x,1\", \"error\": "), std::string::npos) << batch.out;
+  EXPECT_NE(batch.out.find("\"position\": \"2,2,1,1/1,1,1,1/0,0\""), std::string::npos)
+      << "the batch did not go on after the bad line";
+}
+
+TEST_F(CliDatabase, InfoAndVerify) {
+  const Outcome info = kalah("info --db " + *dir_);
+  EXPECT_EQ(info.status, 0) << info.out;
+  EXPECT_NE(info.out.find("layers 1..10"), std::string::npos) << info.out;
+  const Outcome verify = kalah("verify --db " + *dir_ + " --full");
+  EXPECT_EQ(verify.status, 0) << verify.out;
+  EXPECT_NE(verify.out.find("verify: ok"), std::string::npos) << verify.out;
+}
+
+TEST_F(CliDatabase, VerifyNamesADamagedFile) {
+  const std::string copy = *dir_ + "-damaged";
+  kalah_rm(copy);
+  std::system(("cp -r " + *dir_ + " " + copy).c_str());
+  const std::string file = copy + "/kalah-m4-standard-immediate-owner-s8.kdb";
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(200);
+    const char c = static_cast<char>(f.get() ^ 0x01);
+    f.seekp(200);
+    f.put(c);
+  }
+  const Outcome verify = kalah("verify --db " + copy);
+  EXPECT_EQ(verify.status, 1) << verify.out;
+  EXPECT_NE(verify.out.find("s8.kdb"), std::string::npos) << verify.out;
+  EXPECT_EQ(kalah("query --db " + copy + " 1,1,1,1/1,1,1,1").status, 1);
+  kalah_rm(copy);
+}
+
+TEST(Cli, BuildRefusesTooLittleMemory) {
+  const Outcome b = kalah("build --db /tmp/kalah-never-built --max-seeds 30 --memory 1");
+  EXPECT_EQ(b.status, 1) << b.out;
+  EXPECT_NE(b.out.find("MiB"), std::string::npos) << b.out;
+  EXPECT_EQ(kalah("build --db /tmp/kalah-never-built --max-seeds 0").status, 2);
+  EXPECT_EQ(kalah("build --max-seeds 3").status, 2);  // --db is required
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // db_test.cpp: databases against the exact solver, determinism, resumption and damage detection.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -167,9 +167,14 @@ TEST_F(Damage, FlippedBytesAnywhereAreRefused) {
   const std::string original = read_file(path(s));
   const LayerHeader h = LayerFile(path(s), rules_, s).header();
   std::vector<std::pair<uint64_t, std::string>> spots = {
-      {0, "magic"},          {13, "rules"},          {16, "layer"},
-      {24, "board count"},   {60, "reserved"},       {70, "body checksum"},
-      {h.index_offset, "first index entry"},         {h.file_size - 1, "last index byte"},
+      {0, "magic"},
+      {13, "rules"},
+      {16, "layer"},
+      {24, "board count"},
+      {60, "reserved"},
+      {70, "body checksum"},
+      {h.index_offset, "first index entry"},
+      {h.file_size - 1, "last index byte"},
       {kHeaderSize, "first block's frame header"}};
   std::mt19937_64 rng(99);
   for (int i = 0; i < 8; ++i)
@@ -186,7 +191,8 @@ TEST_F(Damage, FlippedBytesAnywhereAreRefused) {
 
 TEST_F(Damage, TruncatedFileIsRefused) {
   const std::string original = read_file(path(7));
-  std::ofstream(path(7), std::ios::binary | std::ios::trunc) << original.substr(0, original.size() - 3);
+  std::ofstream(path(7), std::ios::binary | std::ios::trunc)
+      << original.substr(0, original.size() - 3);
   expect_refused(7, "truncated");
 }
 

@@ -52,5 +52,9 @@ const char* result_word(int margin);
 // Subcommands: each takes the arguments after its name and returns an exit status or throws.
 int cmd_solve(const std::vector<std::string>& args);
 int cmd_build(const std::vector<std::string>& args);
+int cmd_query(const std::vector<std::string>& args);
+int cmd_info(const std::vector<std::string>& args);
+int cmd_verify(const std::vector<std::string>& args);
+int cmd_bench(const std::vector<std::string>& args);
 
 }  // namespace kalah

@@ -1,15 +1,15 @@
 // cmd_build.cpp: `kalah build`, building or resuming a database directory.
+#include <tbb/info.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
-#include <tbb/info.h>
 
 #include "db/builder.h"
 #include "db/layer_file.h"
-#include "tools/cli.h"
+#include "tools/db_tools.h"
 
 namespace kalah {
 namespace {
@@ -36,18 +36,6 @@ constexpr CommandHelp kHelp = {
     "0.23 GB, up to 24 1.25 GB, up to 30 11.1 GB.",
     "  kalah build --db db --max-seeds 20 --capture empty\n"
     "  kalah build --db db --pits 4 --max-seeds 16 --threads 1\n"};
-
-std::string human_bytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %s", b, units[u]);
-  return buf;
-}
 
 // One line per layer: the memory column is printed before the layer starts, the rest when it ends;
 // on a terminal a progress bar with rate and ETA fills the line meanwhile.
@@ -87,10 +75,12 @@ class Reporter : public BuildObserver {
     char buf[160];
     if (e.reused)
       std::snprintf(buf, sizeof buf, " %9s %14s %12.3f  %s (kept)", "-", "-",
-                    static_cast<double>(e.file_bytes) / e.boards, human_bytes(e.file_bytes).c_str());
+                    static_cast<double>(e.file_bytes) / e.boards,
+                    human_bytes(e.file_bytes).c_str());
     else
       std::snprintf(buf, sizeof buf, " %9.2f %14.0f %12.3f  %s", e.seconds,
-                    e.boards / std::max(e.seconds, 1e-9), static_cast<double>(e.file_bytes) / e.boards,
+                    e.boards / std::max(e.seconds, 1e-9),
+                    static_cast<double>(e.file_bytes) / e.boards,
                     human_bytes(e.file_bytes).c_str());
     std::cout << (live_ ? "\r" + head_ : std::string()) << buf << (live_ ? "\033[K" : "") << "\n"
               << std::flush;
@@ -134,15 +124,15 @@ class Reporter : public BuildObserver {
 int cmd_build(const std::vector<std::string>& args) {
   BuildCommandOptions o;
   po::options_description desc("options");
-  desc.add_options()
-      ("db", po::value(&o.dir)->required()->value_name("DIR"), "database directory (created)")
-      ("pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"), "pits per row, 1..8")
-      ("max-seeds", po::value(&o.max_seeds)->required()->value_name("S"),
-       "build layers 1..S (boards with up to S seeds on the pits)")
-      ("threads", po::value(&o.threads)->default_value(0)->value_name("T"),
-       "worker threads; 0 = all cores")
-      ("memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
-       "refuse layers that need more memory than this; 0 = the machine's memory");
+  desc.add_options()("db", po::value(&o.dir)->required()->value_name("DIR"),
+                     "database directory (created)")(
+      "pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"), "pits per row, 1..8")(
+      "max-seeds", po::value(&o.max_seeds)->required()->value_name("S"),
+      "build layers 1..S (boards with up to S seeds on the pits)")(
+      "threads", po::value(&o.threads)->default_value(0)->value_name("T"),
+      "worker threads; 0 = all cores")(
+      "memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
+      "refuse layers that need more memory than this; 0 = the machine's memory");
   add_rule_options(desc, o.rule_flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
@@ -165,8 +155,9 @@ int cmd_build(const std::vector<std::string>& args) {
   }
 
   const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
-  std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules) << ", layers 1.."
-            << o.max_seeds << ", " << threads << " thread" << (threads > 1 ? "s" : "") << "\n"
+  std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
+            << ", layers 1.." << o.max_seeds << ", " << threads << " thread"
+            << (threads > 1 ? "s" : "") << "\n"
             << "layer         boards      memory   seconds       boards/s  bytes/board  file\n"
             << std::flush;
   Reporter reporter(isatty(STDOUT_FILENO));

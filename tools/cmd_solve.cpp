@@ -1,12 +1,11 @@
 // cmd_solve.cpp: `kalah solve`, the exact value of a position with every move and the best line.
 #include <chrono>
-#include <cstdio>
 #include <iostream>
 
 #include "solver/notation.h"
 #include "solver/search.h"
 #include "tools/cli.h"
-#include "tools/json.h"
+#include "tools/report.h"
 
 namespace kalah {
 namespace {
@@ -65,70 +64,20 @@ int run(const SolveOptions& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::vector<std::string> line;
-  for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
-  const char* mover = side_name(position.mover);
-
-  if (o.json) {
-    std::vector<JsonObject> moves;
-    for (const auto& mv : a.moves)
-      moves.push_back(JsonObject()
-                          .add("pit", mv.pit + 1)
-                          .add("value", mv.value)
-                          .add("result", result_word(mv.value))
-                          .add("turn", format_turn(mv.turn)));
-    JsonObject j;
-    j.add("position", format_relative(position, m))
-        .add("absolute", format_absolute(position, m))
-        .add("pits", m)
-        .add("rules", JsonObject()
-                          .add("capture", to_string(rules.capture))
-                          .add("end", to_string(rules.end))
-                          .add("remainder", to_string(rules.remainder)))
-        .add("to_move", mover)
-        .add("value", a.value)
-        .add("result", result_word(a.value))
-        .add("board_value", a.board_value)
-        .add("finished", a.finished)
-        .add("moves", moves)
-        .add("best_line", line)
-        .add("nodes", solver.nodes())
-        .add("seconds", seconds);
-    std::cout << j.str() << "\n";
-    return kExitOk;
-  }
-
-  std::cout << (o.position.empty() ? "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) +
-                                         ") start position"
-                                   : std::string("position"))
-            << ", rules: " << describe(rules) << "\n"
-            << format_relative(position, m) << "   (absolute " << format_absolute(position, m)
-            << ")\n"
-            << draw(position, m) << "value: " << signed_number(a.value) << " for " << mover << " ("
-            << result_word(a.value) << ")";
-  if (a.finished) std::cout << "; the game is over";
-  std::cout << "\n";
-  if (!a.moves.empty()) {
-    std::cout << "moves (final margin for " << mover << "):\n";
-    for (const auto& mv : a.moves) {
-      char row[96];
-      std::snprintf(row, sizeof row, "  pit %d  %4s  %-5s %s\n", mv.pit + 1,
-                    signed_number(mv.value).c_str(), result_word(mv.value),
-                    format_turn(mv.turn).c_str());
-      std::cout << row;
-    }
-    std::cout << "best line:";
-    Side side = position.mover;
-    for (const auto& turn : line) {
-      std::cout << " " << (side == Side::kSouth ? "S:" : "N:") << turn;
-      side = other(side);
-    }
-    std::cout << "\n";
-  }
-  char tail[96];
-  std::snprintf(tail, sizeof tail, "nodes: %llu   time: %.3f s\n",
-                static_cast<unsigned long long>(solver.nodes()), seconds);
-  std::cout << tail;
+  Report report;
+  report.title = o.position.empty() ? "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) +
+                                          ") start position"
+                                    : "position";
+  report.rules = rules;
+  report.position = position;
+  report.analysis = a;
+  report.source = "search";
+  report.nodes = solver.nodes();
+  report.seconds = seconds;
+  if (o.json)
+    std::cout << to_json(report).str() << "\n";
+  else
+    print_text(std::cout, report);
   return kExitOk;
 }
 

@@ -20,8 +20,16 @@ const Command kCommands[] = {
     {"solve",
      "exact value of a start position or of any position, with every move and the best line",
      kalah::cmd_solve},
-    {"build", "build or resume an endgame database: every board up to S seeds, by retrograde analysis",
+    {"build",
+     "build or resume an endgame database: every board up to S seeds, by retrograde analysis",
      kalah::cmd_build},
+    {"query", "look positions up in a database: value, every move, best line", kalah::cmd_query},
+    {"info", "describe a database directory: variants, layers, sizes, win/draw/loss counts",
+     kalah::cmd_info},
+    {"verify", "check a database: checksums, values against their children and the solver",
+     kalah::cmd_verify},
+    {"bench", "fixed workloads printing build, probe and search throughput and signatures",
+     kalah::cmd_bench},
 };
 
 void print_help() {

@@ -1,0 +1,147 @@
+// cmd_query.cpp: `kalah query`, looking positions up in a database.
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "db/database.h"
+#include "solver/notation.h"
+#include "tools/cli.h"
+#include "tools/report.h"
+
+namespace kalah {
+namespace {
+
+struct QueryOptions {
+  std::string dir;
+  int pits = 0;  // 0: from each position
+  RuleFlags rule_flags;
+  std::vector<std::string> positions;
+  bool json = false;
+  bool search = false;
+  bool keep_going = false;
+  size_t cache_mb = 256;
+};
+
+constexpr CommandHelp kHelp = {
+    "query", "kalah query --db DIR [rule flags] [--json] [--search] [--keep-going] [POSITION ...]",
+    "Looks positions up in a database built by 'kalah build': for each, the board, its value\n"
+    "(final margin for the player to move, stores included), win/draw/loss, every move's value\n"
+    "and the best line to the end of the game, all from database probes. Positions come as\n"
+    "arguments or, with none, one per line on standard input (blank lines and lines starting\n"
+    "with # are skipped). A position with more seeds on its pits than the database's top layer\n"
+    "is refused unless --search is given, which solves it by search instead.",
+    "  kalah query --db db 0,3,1,2,0,0/0,1,2,0,0,4/20,17\n"
+    "  kalah query --db db --capture empty --json < positions.txt\n"
+    "  kalah query --db db --search 4,4,4,4,4,4/4,4,4,4,4,4\n"};
+
+class Querier {
+ public:
+  explicit Querier(const QueryOptions& o) : o_(o) {}
+
+  // Answers one position; throws on bad input or database errors.
+  void answer(const std::string& text) {
+    const ParsedPosition parsed = parse_position(text, o_.pits);
+    const Rules rules = make_rules(parsed.pits, o_.rule_flags);
+    const Database& db = database(rules);
+    const Position& p = parsed.position;
+    const int s = seeds(p.board);
+
+    Report report;
+    report.title = "position";
+    report.rules = rules;
+    report.position = p;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (s <= db.max_seeds()) {
+      uint64_t probes = 0;
+      report.analysis = analyse(rules, p, [&](const Board& b) {
+        ++probes;
+        return *db.probe(b);  // every board reached has at most s seeds
+      });
+      report.source = "database";
+      report.nodes = probes;
+    } else if (o_.search) {
+      Solver solver(rules);
+      report.analysis = analyse(solver, p);
+      report.source = "search";
+      report.nodes = solver.nodes();
+    } else {
+      throw UsageError("position '" + text + "' has " + std::to_string(s) +
+                       " seeds on the pits; the database holds up to " +
+                       std::to_string(db.max_seeds()) + " (add --search to solve it by search)");
+    }
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (o_.json)
+      std::cout << to_json(report).str() << "\n";
+    else
+      print_text(std::cout, report);
+    std::cout.flush();
+  }
+
+ private:
+  const Database& database(const Rules& rules) {
+    auto& db = open_[rules.pits];
+    if (!db) db = std::make_unique<Database>(o_.dir, rules, o_.cache_mb << 20);
+    return *db;
+  }
+
+  const QueryOptions& o_;
+  std::map<int, std::unique_ptr<Database>> open_;
+};
+
+bool blank_or_comment(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t\r");
+  return first == std::string::npos || line[first] == '#';
+}
+
+}  // namespace
+
+int cmd_query(const std::vector<std::string>& args) {
+  QueryOptions o;
+  po::options_description desc("options");
+  desc.add_options()("db", po::value(&o.dir)->required()->value_name("DIR"), "database directory")(
+      "pits", po::value(&o.pits)->value_name("M"), "require positions with M pits per row")(
+      "position", po::value(&o.positions)->value_name("POS"), "a position (repeatable)")(
+      "json", po::bool_switch(&o.json), "one JSON object per position, one per line")(
+      "search", po::bool_switch(&o.search),
+      "solve positions above the database's top layer by search")(
+      "keep-going", po::bool_switch(&o.keep_going),
+      "report a bad position (as {\"input\", \"error\"} with --json) and go on; the exit "
+      "status still tells")("cache-mb",
+                            po::value(&o.cache_mb)->default_value(o.cache_mb)->value_name("MB"),
+                            "block cache size in MiB");
+  add_rule_options(desc, o.rule_flags);
+  po::positional_options_description positional;
+  positional.add("position", -1);
+  po::variables_map vm;
+  if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
+  if (vm.count("pits") && (o.pits < 1 || o.pits > kMaxPits))
+    throw UsageError("--pits must be 1.." + std::to_string(kMaxPits));
+
+  Querier querier(o);
+  int status = kExitOk;
+  auto one = [&](const std::string& text) {
+    if (!o.keep_going) return querier.answer(text);
+    try {
+      querier.answer(text);
+    } catch (const std::exception& e) {
+      const bool input =
+          dynamic_cast<const std::invalid_argument*>(&e) || dynamic_cast<const UsageError*>(&e);
+      status = input ? kExitUsage : std::max(status, kExitFailure);
+      if (o.json)
+        std::cout << JsonObject().add("input", text).add("error", e.what()).str() << std::endl;
+      else
+        std::cerr << "kalah query: " << e.what() << std::endl;
+    }
+  };
+  if (!o.positions.empty()) {
+    for (const auto& p : o.positions) one(p);
+  } else {
+    std::string line;
+    while (std::getline(std::cin, line))
+      if (!blank_or_comment(line)) one(line);
+  }
+  return status;
+}
+
+}  // namespace kalah
