@@ -26,7 +26,7 @@ constexpr size_t kTileRows = 16;    // y rows crossed with a whole group of x ro
 // the far end) descending, ties by rank. Same-layer moves raise a row's Φ, so every row a move
 // leads to comes earlier; `group_end[g]` closes the g-th run of rows of equal Φ.
 struct RowOrder {
-  std::vector<std::array<uint8_t, kMaxPits>> rows;
+  std::vector<uint64_t> rows;  // packed as in board_of_rows
   std::vector<uint64_t> ranks;
   std::vector<size_t> group_end;
 
@@ -44,7 +44,9 @@ struct RowOrder {
     std::sort(order.begin(), order.end());
     for (size_t i = 0; i < order.size(); ++i) {
       ranker.row_unrank(k, order[i].second, row.data());
-      rows.push_back(row);
+      uint64_t packed = 0;
+      for (int i = m - 1; i >= 0; --i) packed = (packed << 8) | row[i];
+      rows.push_back(packed);
       ranks.push_back(order[i].second);
       if (i + 1 == order.size() || order[i + 1].first != order[i].first) group_end.push_back(i + 1);
     }
@@ -62,13 +64,10 @@ class BatchSolver {
 
   // Queues board (mover row `mover`, opponent row `opponent` with their ranks, k seeds in the
   // mover's row); all boards it depends on must be computed or queued before it.
-  void add(const uint8_t* mover, const uint8_t* opponent, int k, uint64_t mover_rank,
-           uint64_t opponent_rank) {
+  void add(uint64_t mover, uint64_t opponent, int k, uint64_t mover_rank, uint64_t opponent_rank) {
     const int m = rules_.pits;
     Pending& p = pending_[count_++];
-    Board b;
-    std::memcpy(&b.pits[0], mover, m);
-    std::memcpy(&b.pits[m], opponent, m);
+    const Board b = board_of_rows(mover, opponent, m);
     p.rank = ranker_.rank_of_rows(s_, k, mover_rank, opponent_rank);
     p.children = 0;
     if (is_terminal(rules_, b)) {
@@ -165,10 +164,10 @@ void compute_row_pair(const Rules& rules, const Ranker& ranker, int s, int k,
         for (size_t y_tile = y_begin; y_tile < y_end; y_tile += kTileRows) {
           for (size_t i = x_tile; i < std::min(x_end, x_tile + kTileRows); ++i) {
             for (size_t j = y_tile; j < std::min(y_end, y_tile + kTileRows); ++j) {
-              solver.add(xs.rows[i].data(), ys.rows[j].data(), k, xs.ranks[i], ys.ranks[j]);
+              solver.add(xs.rows[i], ys.rows[j], k, xs.ranks[i], ys.ranks[j]);
               // In the self pair, board (y, x) belongs to cell (y, x) unless that one comes later.
               if (!self || j > i)
-                solver.add(ys.rows[j].data(), xs.rows[i].data(), s - k, ys.ranks[j], xs.ranks[i]);
+                solver.add(ys.rows[j], xs.rows[i], s - k, ys.ranks[j], xs.ranks[i]);
             }
           }
         }
