@@ -213,7 +213,7 @@ void compute_layer(const Rules& rules, const Ranker& ranker, int s,
 uint64_t build_memory_estimate(const Ranker& ranker, int s) {
   uint64_t bytes = 0;
   for (int t = 0; t <= s; ++t) bytes += ranker.layer_size(t);
-  return bytes + ranker.layer_size(s) / 4 + (uint64_t{64} << 20);
+  return bytes + (uint64_t{64} << 20);
 }
 
 void build_database(const BuildOptions& o, BuildObserver& observer) {
@@ -221,6 +221,8 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
   if (o.max_seeds < 1 || o.max_seeds > max_layer(o.rules))
     throw std::invalid_argument("--max-seeds must be 1.." + std::to_string(max_layer(o.rules)) +
                                 " for these rules, got " + std::to_string(o.max_seeds));
+  if (o.zstd_level < 1 || o.zstd_level > 19)
+    throw std::invalid_argument("--zstd-level must be 1..19, got " + std::to_string(o.zstd_level));
   const Ranker ranker(o.rules.pits, o.max_seeds);
   const uint64_t limit =
       o.memory_limit ? o.memory_limit
@@ -276,7 +278,7 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
                     [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
       ev.compute_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards);
+      write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards, o.zstd_level);
     }
     lower[s] = layers[s].data();
     ev.file_bytes = std::filesystem::file_size(path);

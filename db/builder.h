@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "db/big_array.h"
+#include "db/layer_file.h"
 #include "solver/rank.h"
 #include "solver/rules.h"
 
@@ -38,6 +39,7 @@ struct BuildOptions {
   int max_seeds = 0;
   int threads = 0;            // 0: all cores
   uint64_t memory_limit = 0;  // bytes; 0: the machine's physical memory
+  int zstd_level = kDefaultZstdLevel;
 };
 
 struct LayerEvent {
@@ -67,7 +69,8 @@ struct MemoryLimitError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Bytes held while building layer s: layers 0..s raw, plus the compressed output of layer s.
+// Bytes held while building layer s: layers 0..s raw (one byte per board) and a fixed 64 MiB for
+// the writer's buffers, tables and code.
 uint64_t build_memory_estimate(const Ranker& ranker, int s);
 
 }  // namespace kalah

@@ -17,7 +17,6 @@ namespace kalah {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
-constexpr int kCompressionLevel = 1;
 
 void put(unsigned char* p, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
@@ -50,17 +49,6 @@ void serialize(const LayerHeader& h, unsigned char* out) {
   put(out + 80, Checksum::of(out, kHeaderSize), 8);  // field 80 is still 0 here
 }
 
-// Undoes (decode = true) or applies transform 1 in place: bytes as differences from their
-// predecessor in the block.
-void delta(uint8_t* v, uint64_t n, bool decode) {
-  uint8_t prev = 0;
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint8_t x = decode ? static_cast<uint8_t>(v[i] + prev) : v[i];
-    v[i] = decode ? x : static_cast<uint8_t>(x - prev);
-    prev = x;
-  }
-}
-
 struct ZstdError {
   static void check(size_t r, const std::string& what) {
     if (ZSTD_isError(r)) throw DatabaseError(what + ": " + ZSTD_getErrorName(r));
@@ -86,62 +74,68 @@ std::string layer_file_name(const Rules& r, int s) {
 }
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
-                          uint64_t boards) {
+                          uint64_t boards, int level) {
   LayerHeader h;
   h.rules = rules;
   h.seeds = s;
   h.encoding = value_encoding(rules);
+  h.transform = 0;
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
-
-  std::vector<std::string> frames(h.blocks);
-  struct Contexts {
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    std::vector<uint8_t> scratch;
-    ~Contexts() { ZSTD_freeCCtx(cctx); }
-  };
-  tbb::enumerable_thread_specific<Contexts> contexts;
-  tbb::parallel_for(uint64_t{0}, h.blocks, [&](uint64_t b) {
-    Contexts& c = contexts.local();
-    const uint64_t first = b * h.boards_per_block;
-    const uint64_t n = std::min<uint64_t>(h.boards_per_block, boards - first);
-    c.scratch.assign(values + first, values + first + n);
-    delta(c.scratch.data(), n, false);
-    ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, kCompressionLevel);
-    ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
-    std::string& out = frames[b];
-    out.resize(ZSTD_compressBound(n));
-    const size_t size = ZSTD_compress2(c.cctx, out.data(), out.size(), c.scratch.data(), n);
-    ZstdError::check(size, "compressing layer " + std::to_string(s));
-    out.resize(size);
-  });
-
-  std::vector<unsigned char> index((h.blocks + 1) * 8);
-  uint64_t offset = kHeaderSize;
-  for (uint64_t b = 0; b < h.blocks; ++b) {
-    put(&index[b * 8], offset, 8);
-    offset += frames[b].size();
-  }
-  put(&index[h.blocks * 8], offset, 8);
-  h.index_offset = offset;
-  h.file_size = offset + index.size();
-  h.flags = 1;
-  h.index_checksum = Checksum::of(index.data(), index.size());
-  Checksum body;
-  for (const auto& f : frames) body.update(f.data(), f.size());
-  body.update(index.data(), index.size());
-  h.body_checksum = body.digest();
-  unsigned char header[kHeaderSize];
-  serialize(h, header);
 
   const std::string path = dir + "/" + layer_file_name(rules, s);
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw DatabaseError(tmp + ": cannot create: " + std::strerror(errno));
   try {
-    write_all(fd, header, kHeaderSize, tmp);
-    for (const auto& f : frames) write_all(fd, f.data(), f.size(), tmp);
+    unsigned char header[kHeaderSize] = {};
+    write_all(fd, header, kHeaderSize, tmp);  // the real header goes in last
+
+    // Blocks are compressed in parallel a chunk at a time and written in order, so only a chunk
+    // of compressed blocks is ever held.
+    struct Compressor {
+      ZSTD_CCtx* cctx = ZSTD_createCCtx();
+      std::vector<char> buffer;
+      ~Compressor() { ZSTD_freeCCtx(cctx); }
+    };
+    tbb::enumerable_thread_specific<Compressor> compressors;
+    constexpr uint64_t kChunk = 64;
+    std::vector<std::string> frames(kChunk);
+    std::vector<unsigned char> index((h.blocks + 1) * 8);
+    Checksum body;
+    uint64_t offset = kHeaderSize;
+    for (uint64_t chunk = 0; chunk < h.blocks; chunk += kChunk) {
+      const uint64_t count = std::min(kChunk, h.blocks - chunk);
+      tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
+        Compressor& c = compressors.local();
+        const uint64_t first = (chunk + i) * h.boards_per_block;
+        const uint64_t n = std::min<uint64_t>(h.boards_per_block, boards - first);
+        ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
+        ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
+        c.buffer.resize(ZSTD_compressBound(n));
+        const size_t size = ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values + first, n);
+        ZstdError::check(size, "compressing layer " + std::to_string(s));
+        frames[i].assign(c.buffer.data(), size);
+      });
+      for (uint64_t i = 0; i < count; ++i) {
+        put(&index[(chunk + i) * 8], offset, 8);
+        write_all(fd, frames[i].data(), frames[i].size(), tmp);
+        body.update(frames[i].data(), frames[i].size());
+        offset += frames[i].size();
+      }
+    }
+    put(&index[h.blocks * 8], offset, 8);
     write_all(fd, index.data(), index.size(), tmp);
+    body.update(index.data(), index.size());
+
+    h.index_offset = offset;
+    h.file_size = offset + index.size();
+    h.flags = 1;
+    h.index_checksum = Checksum::of(index.data(), index.size());
+    h.body_checksum = body.digest();
+    serialize(h, header);
+    if (::pwrite(fd, header, kHeaderSize, 0) != static_cast<ssize_t>(kHeaderSize))
+      throw DatabaseError(tmp + ": write failed: " + std::strerror(errno));
     if (::fsync(fd) != 0) throw DatabaseError(tmp + ": fsync failed: " + std::strerror(errno));
   } catch (...) {
     ::close(fd);
@@ -200,7 +194,7 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
          describe(expect_rules) + " (m=" + std::to_string(expect_rules.pits) + ")");
   if (h.seeds != expect_seeds)
     fail("holds layer " + std::to_string(h.seeds) + ", expected " + std::to_string(expect_seeds));
-  if (h.encoding != value_encoding(h.rules) || h.transform != 1)
+  if (h.encoding != value_encoding(h.rules) || h.transform != 0)
     fail("unknown value encoding " + std::to_string(h.encoding) + "/" +
          std::to_string(h.transform));
   if (!(h.flags & 1)) fail("incomplete (the build of this layer did not finish)");
@@ -268,7 +262,6 @@ void LayerFile::read_block(uint64_t block, uint8_t* out) const {
   if (r != n)
     fail("block " + std::to_string(block) + " holds " + std::to_string(r) + " values, expected " +
          std::to_string(n));
-  delta(out, n, true);
 }
 
 void LayerFile::read_all(uint8_t* out) const {

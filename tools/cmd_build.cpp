@@ -21,6 +21,7 @@ struct BuildCommandOptions {
   RuleFlags rule_flags;
   int threads = 0;
   double memory_gib = 0;
+  int zstd_level = kDefaultZstdLevel;
 };
 
 constexpr CommandHelp kHelp = {
@@ -147,6 +148,8 @@ int cmd_build(const std::vector<std::string>& args) {
     throw UsageError("--threads must be 0..1024, got " + std::to_string(o.threads));
   if (o.memory_gib < 0) throw UsageError("--memory must be positive");
   b.threads = o.threads;
+  b.zstd_level = o.zstd_level;
+  if (o.zstd_level < 1 || o.zstd_level > 19) throw UsageError("--zstd-level must be 1..19");
   b.memory_limit = static_cast<uint64_t>(o.memory_gib * (1ull << 30));
   try {
     Ranker check(b.rules.pits, b.max_seeds);
