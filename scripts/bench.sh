@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Benchmarks: builds kalah (Release), runs `kalah bench` (m = 6, layers <= 20 by default; pass
+# --max-seeds 24 for the full workstation figure, and any other bench option), then times a
+# one-position query of the benchmark database in a fresh process.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+dir=$(mktemp -d /tmp/kalah-bench-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+build/tools/kalah bench --keep "$dir" "$@"
+# The database's own rules, read back from its file names.
+file=$(ls "$dir" | head -n 1)
+capture=$(echo "$file" | cut -d- -f3)
+start=$(date +%s%N)
+build/tools/kalah query --db "$dir" --capture "$capture" --json 2,3,1,0,4,0/1,0,3,2,1,1/10,12 >/dev/null
+end=$(date +%s%N)
+echo "query:  one position in a fresh process: $(( (end - start) / 1000000 )) ms"
