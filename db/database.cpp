@@ -67,41 +67,51 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
                 return top;
               }()),
       shard_limit_(std::max<size_t>(cache_bytes / kShards, 1)) {
-  for (int s = 1; s <= ranker_.max_seeds(); ++s)
+  slots_.resize(ranker_.max_seeds() + 1);
+  for (int s = 1; s <= ranker_.max_seeds(); ++s) {
     layers_.push_back(std::make_unique<LayerFile>(dir + "/" + layer_file_name(rules, s), rules, s));
-}
-
-Database::Block Database::block(int s, uint64_t b) const {
-  const uint64_t key = (b << 8) | static_cast<uint64_t>(s);
-  Shard& shard = shards_[(key * 0x9E3779B97F4A7C15ull) >> 60];
-  {
-    std::lock_guard lock(shard.mutex);
-    if (auto it = shard.blocks.find(key); it != shard.blocks.end()) {
-      shard.lru.splice(shard.lru.begin(), shard.lru, it->second.second);
-      return it->second.first;
-    }
+    slots_[s].resize(layers_.back()->header().blocks);
   }
-  // Decompress outside the lock; two threads may both load a block, one copy wins.
-  const LayerFile& file = layer(s);
-  auto data = std::make_shared<std::vector<uint8_t>>(file.block_boards(b));
-  file.read_block(b, data->data());
-  std::lock_guard lock(shard.mutex);
-  if (auto it = shard.blocks.find(key); it != shard.blocks.end()) return it->second.first;
-  shard.lru.push_front(key);
-  shard.blocks.emplace(key, std::pair(Block(data), shard.lru.begin()));
-  shard.bytes += data->size();
-  while (shard.bytes > shard_limit_ && shard.lru.size() > 1) {
-    const auto victim = shard.blocks.find(shard.lru.back());
-    shard.bytes -= victim->second.first->size();
-    shard.blocks.erase(victim);
-    shard.lru.pop_back();
-  }
-  return data;
 }
 
 uint8_t Database::encoded(int s, uint64_t r) const {
-  const uint32_t per_block = layer(s).header().boards_per_block;
-  return (*block(s, r / per_block))[r % per_block];
+  const LayerFile& file = layer(s);
+  const uint32_t per_block = file.header().boards_per_block;
+  const uint64_t b = r / per_block;
+  Shard& shard = shards_[b % kShards];
+  Slot& slot = slots_[s][b];
+  {
+    std::lock_guard lock(shard.mutex);
+    if (slot.data) {
+      slot.referenced = true;
+      return slot.data[r % per_block];
+    }
+  }
+  // Decode outside the lock; if another thread got there first, its copy stays.
+  const uint64_t size = file.block_boards(b);
+  auto data = std::make_unique<uint8_t[]>(size);
+  file.read_block(b, data.get());
+  const uint8_t value = data[r % per_block];
+  std::lock_guard lock(shard.mutex);
+  if (slot.data) return value;
+  slot.data = std::move(data);
+  shard.resident.emplace_back(s, b);
+  shard.bytes += size;
+  while (shard.bytes > shard_limit_ && shard.resident.size() > 1) {
+    if (shard.hand >= shard.resident.size()) shard.hand = 0;
+    const auto [vs, vb] = shard.resident[shard.hand];
+    Slot& victim = slots_[vs][vb];
+    if (victim.referenced || (vs == s && vb == b)) {
+      victim.referenced = false;
+      ++shard.hand;
+      continue;
+    }
+    victim.data.reset();
+    shard.bytes -= layer(vs).block_boards(vb);
+    shard.resident[shard.hand] = shard.resident.back();
+    shard.resident.pop_back();
+  }
+  return value;
 }
 
 std::optional<int> Database::probe(const Board& b) const {

@@ -6,12 +6,10 @@
 #pragma once
 
 #include <cstddef>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "db/layer_file.h"
@@ -45,21 +43,26 @@ class Database {
   uint8_t encoded(int s, uint64_t r) const;
 
  private:
-  using Block = std::shared_ptr<const std::vector<uint8_t>>;
-  Block block(int s, uint64_t b) const;
-
+  // Decoded blocks live in slots[s][block], guarded by the mutex of shard block % kShards, and
+  // are read under that lock (a single byte), so eviction can never free a block being read.
+  // Eviction is CLOCK per shard: a block probed since the hand last passed gets another round.
+  struct Slot {
+    std::unique_ptr<uint8_t[]> data;
+    bool referenced = false;
+  };
   struct Shard {
     std::mutex mutex;
-    std::list<uint64_t> lru;  // most recent first
-    std::unordered_map<uint64_t, std::pair<Block, std::list<uint64_t>::iterator>> blocks;
+    std::vector<std::pair<int, uint64_t>> resident;  // (layer, block), the clock's ring
+    size_t hand = 0;
     size_t bytes = 0;
   };
-  static constexpr int kShards = 16;
+  static constexpr int kShards = 64;
 
   Rules rules_;
   std::vector<std::unique_ptr<LayerFile>> layers_;
   Ranker ranker_;
   size_t shard_limit_;
+  mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
   mutable Shard shards_[kShards];
 };
 

@@ -44,6 +44,7 @@ struct Collect : BuildObserver {
   double seconds = 0, compute = 0;
   uint64_t boards = 0, bytes = 0;
   void layer_finished(const LayerEvent& e) override {
+    if (e.reused) return;
     seconds += e.seconds;
     compute += e.compute_seconds;
     boards += e.boards;
@@ -97,12 +98,15 @@ int cmd_bench(const std::vector<std::string>& args) {
   b.threads = o.threads;
   Collect built;
   build_database(b, built);
-  std::printf(
-      "build:  %llu boards in %.2f s: %.2f M boards/s (computing %.2f s, %.2f M/s), "
-      "%.3f bytes/board, %s\n",
-      static_cast<unsigned long long>(built.boards), built.seconds,
-      built.boards / built.seconds / 1e6, built.compute, built.boards / built.compute / 1e6,
-      static_cast<double>(built.bytes) / built.boards, human_bytes(built.bytes).c_str());
+  if (built.boards == 0)
+    std::printf("build:  every layer was already in %s: kept, not timed\n", dir.c_str());
+  else
+    std::printf(
+        "build:  %llu boards in %.2f s: %.2f M boards/s (computing %.2f s, %.2f M/s), "
+        "%.3f bytes/board, %s\n",
+        static_cast<unsigned long long>(built.boards), built.seconds,
+        built.boards / built.seconds / 1e6, built.compute, built.boards / built.compute / 1e6,
+        static_cast<double>(built.bytes) / built.boards, human_bytes(built.bytes).c_str());
   std::fflush(stdout);
 
   const Database db(dir, rules, size_t{4} << 30);
