@@ -89,7 +89,7 @@ uint8_t Database::encoded(int s, uint64_t r) const {
   }
   // Decode outside the lock; if another thread got there first, its copy stays.
   const uint64_t size = file.block_boards(b);
-  auto data = std::make_unique<uint8_t[]>(size);
+  auto data = std::make_unique_for_overwrite<uint8_t[]>(size);
   file.read_block(b, data.get());
   const uint8_t value = data[r % per_block];
   std::lock_guard lock(shard.mutex);

@@ -14,6 +14,7 @@
 
 #include "db/layer_file.h"
 #include "solver/rank.h"
+#include "solver/search.h"
 
 namespace kalah {
 
@@ -24,7 +25,7 @@ struct VariantFiles {
 };
 std::vector<VariantFiles> list_variants(const std::string& dir);
 
-class Database {
+class Database : public LeafValues {
  public:
   static constexpr size_t kDefaultCacheBytes = size_t{256} << 20;
 
@@ -33,12 +34,14 @@ class Database {
   Database(const std::string& dir, const Rules& rules, size_t cache_bytes = kDefaultCacheBytes);
 
   const Rules& rules() const { return rules_; }
-  int max_seeds() const { return static_cast<int>(layers_.size()); }
+  int max_seeds() const override { return static_cast<int>(layers_.size()); }
   const LayerFile& layer(int s) const { return *layers_[s - 1]; }
   const Ranker& ranker() const { return ranker_; }
 
   // V of b, or nothing when b has more seeds than the top layer.
   std::optional<int> probe(const Board& b) const;
+  // V of b, which must have at most max_seeds() seeds (the search's leaf interface).
+  int value(const Board& b) const override { return *probe(b); }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const;
 

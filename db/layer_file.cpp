@@ -113,7 +113,8 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
         ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
         ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
         c.buffer.resize(ZSTD_compressBound(n));
-        const size_t size = ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values + first, n);
+        const size_t size =
+            ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values + first, n);
         ZstdError::check(size, "compressing layer " + std::to_string(s));
         frames[i].assign(c.buffer.data(), size);
       });

@@ -76,9 +76,15 @@ Board from_wide(Wide w) {
   return b;
 }
 
-constexpr Wide byte_unit(int i) { return Wide{1} << (8 * i); }
-constexpr Wide row_mask(int m) { return m == 16 ? ~Wide{0} : (Wide{1} << (8 * m)) - 1; }
-int byte_at(Wide w, int i) { return static_cast<int>((w >> (8 * i)) & 0xFF); }
+constexpr Wide byte_unit(int i) {
+  return Wide{1} << (8 * i);
+}
+constexpr Wide row_mask(int m) {
+  return m == 16 ? ~Wide{0} : (Wide{1} << (8 * m)) - 1;
+}
+int byte_at(Wide w, int i) {
+  return static_cast<int>((w >> (8 * i)) & 0xFF);
+}
 
 }  // namespace
 

@@ -84,14 +84,23 @@ void TranspositionTable::clear() {
   inserted_ = 0;
 }
 
-Solver::Solver(const Rules& rules, size_t table_bytes) : rules_(rules), table_(table_bytes) {
+Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
+    : rules_(rules),
+      table_(table_bytes),
+      leaves_(leaves),
+      leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
   validate(rules);
 }
 
 int Solver::search(const Board& b, int alpha, int beta) {
-  ++nodes_;
+  if ((++nodes_ & 4095) == 0 && stop_ && stop_->load(std::memory_order_relaxed))
+    throw SearchInterrupted();
   if (is_terminal(rules_, b)) return terminal_value(rules_, b);
   const int s = seeds(b);
+  if (s <= leaf_seeds_) {
+    ++probes_;
+    return leaves_->value(b);
+  }
   if (alpha >= s) return s;
   if (beta <= -s) return -s;
 
@@ -105,16 +114,42 @@ int Solver::search(const Board& b, int alpha, int beta) {
     table_move = e->move;
   }
   const uint64_t nodes_before = nodes_;
-
-  // Order: the table's move, then extra turns (nearest the store first, as playing those leaves
-  // the other extra turns intact), then by seeds gained.
   const int m = rules_.pits;
+  int best = -s - 1, best_pit = -1;
+  auto record = [&](int v, int pit) {
+    if (v > best) {
+      best = v;
+      best_pit = pit;
+      alpha = std::max(alpha, v);
+    }
+  };
+
+  // Children that are finished or in the leaf table have exact values at once: take them first.
+  // The others are bounded by what the table knows of them (enhanced transposition cut-off: one
+  // may already refute this node) and ordered: the table's move, extra turns (nearest the store
+  // first, as playing those leaves the other extra turns intact), then by seeds gained.
   MoveResult child[kMaxPits];
   int order[kMaxPits], key[kMaxPits], count = 0;
-  for (int pit = 0; pit < m; ++pit) {
+  for (int pit = 0; pit < m && alpha < beta; ++pit) {
     if (b.pits[pit] == 0) continue;
-    child[pit] = play(rules_, b, pit);
-    const MoveResult& r = child[pit];
+    const MoveResult& r = child[pit] = play(rules_, b, pit);
+    const Board& c = r.board;
+    if (is_terminal(rules_, c)) {
+      record(move_value(r, terminal_value(rules_, c)), pit);
+      continue;
+    }
+    if (seeds(c) <= leaf_seeds_) {
+      ++probes_;
+      record(move_value(r, leaves_->value(c)), pit);
+      continue;
+    }
+    if (const auto* e = table_.find(c)) {
+      const int lo = r.extra_turn ? r.gain + e->lo : r.gain - e->hi;
+      if (lo >= beta) {
+        record(lo, pit);
+        break;
+      }
+    }
     int k = pit == table_move ? 1 << 20 : r.extra_turn ? (1 << 16) + pit : r.gain;
     int i = count++;
     for (; i > 0 && key[i - 1] < k; --i) {
@@ -125,19 +160,11 @@ int Solver::search(const Board& b, int alpha, int beta) {
     key[i] = k;
   }
 
-  int best = -s - 1, best_pit = -1;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; i < count && alpha < beta; ++i) {
     const MoveResult& r = child[order[i]];
-    const int v = r.extra_turn ? r.gain + search(r.board, alpha - r.gain, beta - r.gain)
-                               : r.gain - search(r.board, r.gain - beta, r.gain - alpha);
-    if (v > best) {
-      best = v;
-      best_pit = order[i];
-      if (v > alpha) {
-        alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
+    record(r.extra_turn ? r.gain + search(r.board, alpha - r.gain, beta - r.gain)
+                        : r.gain - search(r.board, r.gain - beta, r.gain - alpha),
+           order[i]);
   }
 
   // Classify against the caller's window: bounds narrowed by the table were true bounds, so a
@@ -149,23 +176,35 @@ int Solver::search(const Board& b, int alpha, int beta) {
 }
 
 int Solver::value(const Board& b) {
-  if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+  if (is_terminal(rules_, b)) return lower_ = upper_ = terminal_value(rules_, b);
   const int s = seeds(b);
-  int lower = -s, upper = s, guess = 0;
-  if (const auto* e = table_.find(b)) {
-    lower = std::max<int>(lower, e->lo);
-    upper = std::min<int>(upper, e->hi);
-    guess = std::clamp(guess, lower, upper);
+  if (s <= leaf_seeds_) {
+    ++probes_;
+    return lower_ = upper_ = leaves_->value(b);
   }
-  while (lower < upper) {
-    const int beta = guess == lower ? guess + 1 : guess;
+  lower_ = -s;
+  upper_ = s;
+  int guess = 0;
+  if (const auto* e = table_.find(b)) {
+    lower_ = std::max<int>(lower_, e->lo);
+    upper_ = std::min<int>(upper_, e->hi);
+    guess = std::clamp(guess, lower_, upper_);
+  }
+  while (lower_ < upper_) {
+    const int beta = guess == lower_ ? guess + 1 : guess;
     guess = search(b, beta - 1, beta);
     if (guess < beta)
-      upper = guess;
+      upper_ = guess;
     else
-      lower = guess;
+      lower_ = guess;
   }
-  return lower;
+  return lower_;
+}
+
+bool Solver::move_reaches(const Board& b, int pit, int v) {
+  const MoveResult r = play(rules_, b, pit);
+  return r.extra_turn ? r.gain + search(r.board, v - r.gain - 1, v - r.gain) >= v
+                      : r.gain - search(r.board, r.gain - v, r.gain - v + 1) >= v;
 }
 
 namespace {
@@ -179,16 +218,20 @@ int move_value_of(const Rules& rules, const Board& b, int pit, const BoardValue&
 }
 
 // The lowest pit whose move reaches V(b); b is not terminal.
-int best_move(const Rules& rules, const Board& b, const BoardValue& value) {
+int best_move(const Rules& rules, const Board& b, const BoardValue& value,
+              const MoveTest& reaches) {
   const int v = value(b);
-  for (int pit = 0; pit < rules.pits; ++pit)
-    if (b.pits[pit] > 0 && move_value_of(rules, b, pit, value) == v) return pit;
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (b.pits[pit] == 0) continue;
+    if (reaches ? reaches(b, pit, v) : move_value_of(rules, b, pit, value) >= v) return pit;
+  }
   throw std::logic_error("no move reaches the board's value: inconsistent values");
 }
 
 }  // namespace
 
-Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value) {
+Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value,
+                 const MoveTest& reaches) {
   Analysis a;
   a.board_value = value(p.board);
   a.value = final_margin(p, a.board_value);
@@ -204,7 +247,7 @@ Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value)
     mr.turn.push_back(pit);
     // An extra turn continues with the best moves until the turn passes or the game ends.
     for (Board b = r.board; r.extra_turn && !is_terminal(rules, b); b = r.board) {
-      const int next = best_move(rules, b, value);
+      const int next = best_move(rules, b, value, reaches);
       mr.turn.push_back(next);
       r = play(rules, b, next);
     }
@@ -216,7 +259,7 @@ Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value)
     std::vector<int> turn;
     const Side mover = q.mover;
     while (q.mover == mover && !is_terminal(rules, q.board)) {
-      const int pit = best_move(rules, q.board, value);
+      const int pit = best_move(rules, q.board, value, reaches);
       turn.push_back(pit);
       q = apply(rules, q, pit);
     }
@@ -226,7 +269,34 @@ Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value)
 }
 
 Analysis analyse(Solver& solver, const Position& p) {
-  return analyse(solver.rules(), p, [&](const Board& b) { return solver.value(b); });
+  return analyse(
+      solver.rules(), p, [&](const Board& b) { return solver.value(b); },
+      [&](const Board& b, int pit, int v) { return solver.move_reaches(b, pit, v); });
+}
+
+namespace {
+
+void extend(const Rules& rules, const Position& p, std::vector<int>& turn,
+            std::vector<Opening>& out) {
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (p.board.pits[pit] == 0) continue;
+    turn.push_back(pit);
+    const Position q = apply(rules, p, pit);
+    if (q.mover == p.mover && !is_terminal(rules, q.board))
+      extend(rules, q, turn, out);
+    else
+      out.push_back({turn, q});
+    turn.pop_back();
+  }
+}
+
+}  // namespace
+
+std::vector<Opening> openings(const Rules& rules, const Position& p) {
+  std::vector<Opening> out;
+  std::vector<int> turn;
+  if (!is_terminal(rules, p.board)) extend(rules, p, turn, out);
+  return out;
 }
 
 }  // namespace kalah

@@ -8,10 +8,12 @@
 // weaker ones, so a small or clashing table slows the search but never changes a result.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "solver/rules.h"
@@ -60,11 +62,28 @@ class TranspositionTable {
   size_t inserted_ = 0;  // new entries since the last growth
 };
 
+// Exact values of the boards with few seeds, e.g. an endgame database (db/ implements it), at the
+// leaves of the search. value() must be safe to call from several threads at once.
+class LeafValues {
+ public:
+  virtual ~LeafValues() = default;
+  // Boards with at most this many seeds on the pits have a value here.
+  virtual int max_seeds() const = 0;
+  virtual int value(const Board& b) const = 0;
+};
+
+// Thrown out of a search when its stop flag is raised (e.g. by Ctrl-C).
+struct SearchInterrupted : std::runtime_error {
+  SearchInterrupted() : std::runtime_error("search interrupted") {}
+};
+
+// One search thread: its own table and counters. Not thread-safe; run one per thread.
 class Solver {
  public:
   static constexpr size_t kDefaultTableBytes = size_t{64} << 20;
 
-  explicit Solver(const Rules& rules, size_t table_bytes = kDefaultTableBytes);
+  explicit Solver(const Rules& rules, size_t table_bytes = kDefaultTableBytes,
+                  const LeafValues* leaves = nullptr);
 
   const Rules& rules() const { return rules_; }
 
@@ -73,14 +92,29 @@ class Solver {
   // Fail-soft alpha-beta: a result r <= alpha proves V <= r, r >= beta proves V >= r, otherwise
   // V == r.
   int search(const Board& b, int alpha, int beta);
+  // Whether playing `pit` on b is worth at least v to the mover (one null-window search).
+  bool move_reaches(const Board& b, int pit, int v);
+
+  // The bounds on V proven so far by the running or last value() call: after an interruption,
+  // what is known.
+  int lower_bound() const { return lower_; }
+  int upper_bound() const { return upper_; }
+
+  // Makes searches throw SearchInterrupted soon after *stop becomes true.
+  void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
 
   uint64_t nodes() const { return nodes_; }
+  uint64_t probes() const { return probes_; }
   void clear_table() { table_.clear(); }
 
  private:
   Rules rules_;
   TranspositionTable table_;
-  uint64_t nodes_ = 0;
+  const LeafValues* leaves_;
+  int leaf_seeds_;  // boards with at most this many seeds are looked up; -1 without leaves
+  const std::atomic<bool>* stop_ = nullptr;
+  uint64_t nodes_ = 0, probes_ = 0;
+  int lower_ = 0, upper_ = 0;
 };
 
 // What `kalah solve` reports about a position.
@@ -100,9 +134,21 @@ struct Analysis {
 
 // Exact V of any board (terminal ones included), from search or from a database.
 using BoardValue = std::function<int(const Board&)>;
+// Whether a move (board, pit) is worth at least v to the mover; by default from exact values.
+using MoveTest = std::function<bool(const Board&, int pit, int v)>;
 
 // The value of p, of each of its moves, and a best line: the lowest pit among equal moves.
-Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value);
+Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value,
+                 const MoveTest& reaches = {});
+// The same by search: best moves are found by null-window tests, cheaper than exact values.
 Analysis analyse(Solver& solver, const Position& p);
+
+// South's complete first turns from a position: every pit sequence whose moves but the last earn
+// an extra turn (or the game ends), with the position each leads to.
+struct Opening {
+  std::vector<int> turn;
+  Position after;
+};
+std::vector<Opening> openings(const Rules& rules, const Position& p);
 
 }  // namespace kalah

@@ -217,3 +217,36 @@ TEST_F(Damage, WrongVariantOrLayerIsRefused) {
 
 }  // namespace
 }  // namespace kalah
+
+namespace kalah {
+namespace {
+
+TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
+  std::mt19937_64 rng(4242);
+  for (int m : {3, 4}) {
+    const int top = m == 3 ? 10 : 8;
+    for (const Rules& rules : all_variants(m)) {
+      TempDir dir;
+      build(dir.str(), rules, top);
+      const Database db(dir.str(), rules);
+      Solver plain(rules, 4 << 20), leaves(rules, 4 << 20, &db), tiny(rules, 256, &db);
+      const Ranker ranker(m, 2 * top);
+      for (int i = 0; i < 30; ++i) {
+        const int s = 1 + static_cast<int>(rng() % (2 * top));  // half in the database, half above
+        const Board b = ranker.unrank(
+            s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+        const int expected = plain.value(b);
+        const std::string where = describe(rules) + " board " + format_relative(Position{b}, m);
+        ASSERT_EQ(leaves.value(b), expected) << where;
+        ASSERT_EQ(tiny.value(b), expected) << where << " (tiny table)";
+        if (s <= top) {
+          ASSERT_EQ(db.probe(b), expected) << where;
+        }
+      }
+      EXPECT_GT(leaves.probes(), 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah
