@@ -70,8 +70,16 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
   slots_.resize(ranker_.max_seeds() + 1);
   for (int s = 1; s <= ranker_.max_seeds(); ++s) {
     layers_.push_back(std::make_unique<LayerFile>(dir + "/" + layer_file_name(rules, s), rules, s));
-    slots_[s].resize(layers_.back()->header().blocks);
+    slots_[s] = std::vector<Slot>(layers_.back()->header().blocks);
   }
+  uint64_t raw = 0;
+  for (int s = 1; s <= max_seeds(); ++s) raw += layer(s).header().boards;
+  resident_ = cache_bytes >= raw;
+}
+
+Database::~Database() {
+  for (auto& layer : slots_)
+    for (auto& slot : layer) delete[] slot.data.load();
 }
 
 uint8_t Database::encoded(int s, uint64_t r) const {
@@ -80,11 +88,13 @@ uint8_t Database::encoded(int s, uint64_t r) const {
   const uint64_t b = r / per_block;
   Shard& shard = shards_[b % kShards];
   Slot& slot = slots_[s][b];
-  {
+  if (resident_) {
+    if (const uint8_t* data = slot.data.load(std::memory_order_acquire)) return data[r % per_block];
+  } else {
     std::lock_guard lock(shard.mutex);
-    if (slot.data) {
+    if (const uint8_t* data = slot.data.load(std::memory_order_relaxed)) {
       slot.referenced = true;
-      return slot.data[r % per_block];
+      return data[r % per_block];
     }
   }
   // Decode outside the lock; if another thread got there first, its copy stays.
@@ -93,11 +103,11 @@ uint8_t Database::encoded(int s, uint64_t r) const {
   file.read_block(b, data.get());
   const uint8_t value = data[r % per_block];
   std::lock_guard lock(shard.mutex);
-  if (slot.data) return value;
-  slot.data = std::move(data);
+  if (slot.data.load(std::memory_order_relaxed)) return value;
+  slot.data.store(data.release(), std::memory_order_release);
   shard.resident.emplace_back(s, b);
   shard.bytes += size;
-  while (shard.bytes > shard_limit_ && shard.resident.size() > 1) {
+  while (!resident_ && shard.bytes > shard_limit_ && shard.resident.size() > 1) {
     if (shard.hand >= shard.resident.size()) shard.hand = 0;
     const auto [vs, vb] = shard.resident[shard.hand];
     Slot& victim = slots_[vs][vb];
@@ -106,7 +116,7 @@ uint8_t Database::encoded(int s, uint64_t r) const {
       ++shard.hand;
       continue;
     }
-    victim.data.reset();
+    delete[] victim.data.exchange(nullptr, std::memory_order_relaxed);
     shard.bytes -= layer(vs).block_boards(vb);
     shard.resident[shard.hand] = shard.resident.back();
     shard.resident.pop_back();

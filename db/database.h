@@ -5,6 +5,7 @@
 // block is an exception naming the file, never a value.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -32,6 +33,9 @@ class Database : public LeafValues {
   // Opens layers 1..S of `rules` in dir: all must be present (no gaps) and their headers and
   // indexes valid. Throws DatabaseError naming the directory or file.
   Database(const std::string& dir, const Rules& rules, size_t cache_bytes = kDefaultCacheBytes);
+  ~Database() override;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
 
   const Rules& rules() const { return rules_; }
   int max_seeds() const override { return static_cast<int>(layers_.size()); }
@@ -49,8 +53,10 @@ class Database : public LeafValues {
   // Decoded blocks live in slots[s][block], guarded by the mutex of shard block % kShards, and
   // are read under that lock (a single byte), so eviction can never free a block being read.
   // Eviction is CLOCK per shard: a block probed since the hand last passed gets another round.
+  // When the cache can hold the whole database nothing is ever evicted, and a block once
+  // published (release) is read without the lock: the search's probes then cost one load.
   struct Slot {
-    std::unique_ptr<uint8_t[]> data;
+    std::atomic<uint8_t*> data{nullptr};  // owned; freed by eviction or the destructor
     bool referenced = false;
   };
   struct Shard {
@@ -65,6 +71,7 @@ class Database : public LeafValues {
   std::vector<std::unique_ptr<LayerFile>> layers_;
   Ranker ranker_;
   size_t shard_limit_;
+  bool resident_ = false;  // the cache holds every block: no eviction, lock-free reads
   mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
   mutable Shard shards_[kShards];
 };
