@@ -40,7 +40,7 @@ class TranspositionTable {
   size_t capacity() const { return 2 * (mask_ + 1); }
 
  private:
-  struct Bucket {
+  struct alignas(64) Bucket {  // one cache line: a probe costs at most one miss
     Entry e[2];
   };
   struct Unmap {
