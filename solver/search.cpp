@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -297,6 +299,25 @@ std::vector<Opening> openings(const Rules& rules, const Position& p) {
   std::vector<int> turn;
   if (!is_terminal(rules, p.board)) extend(rules, p, turn, out);
   return out;
+}
+
+PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& value) {
+  PieAnalysis pie;
+  pie.value = INT_MIN;
+  for (const Opening& o : openings(rules, p)) {
+    const int margin = final_margin(o.after, value(o.after.board));
+    PieOpening po;
+    po.turn = o.turn;
+    po.value = o.after.mover == p.mover ? margin : -margin;
+    po.swapped = po.value > 0;
+    if (-std::abs(po.value) > pie.value) {
+      pie.value = -std::abs(po.value);
+      pie.best = static_cast<int>(pie.openings.size());
+    }
+    pie.openings.push_back(po);
+  }
+  if (pie.openings.empty()) throw std::invalid_argument("the game is already over: no opening");
+  return pie;
 }
 
 }  // namespace kalah

@@ -176,3 +176,30 @@ TEST(Cli, BuildRefusesTooLittleMemory) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, InterruptPrintsTheProvenBounds) {
+  // Kalah(6,4) without a database takes minutes: interrupt it and read the bounds.
+  const std::string cmd = std::string(KALAH_EXE) +
+                          " solve --pits 6 --seeds 4 --capture empty 2>&1 & pid=$!; sleep 1; "
+                          "kill -INT $pid; wait $pid; echo \"exit $?\"";
+  FILE* f = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[512];
+  while (fgets(buf, sizeof buf, f)) out += buf;
+  pclose(f);
+  EXPECT_NE(out.find("interrupted after"), std::string::npos) << out;
+  EXPECT_NE(out.find("lies in ["), std::string::npos) << out;
+  EXPECT_NE(out.find("exit 130"), std::string::npos) << out;
+}
+
+TEST(Cli, PieRule) {
+  const Outcome r = kalah("solve --pits 3 --seeds 2 --pie --json");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"pie\": true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"best_opening\": \""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"swap\": true"), std::string::npos) << r.out;
+}
+
+}  // namespace

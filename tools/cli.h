@@ -18,6 +18,7 @@ namespace po = boost::program_options;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInterrupted = 130;  // Ctrl-C, as shells report it
 
 // Bad usage or bad input: exit status 2.
 struct UsageError : std::runtime_error {

@@ -60,11 +60,13 @@ class Querier {
       });
       report.source = "database";
       report.nodes = probes;
+      report.probes = probes;
     } else if (o_.search) {
-      Solver solver(rules);
+      Solver solver(rules, Solver::kDefaultTableBytes, &db);  // the database ends the search
       report.analysis = analyse(solver, p);
       report.source = "search";
       report.nodes = solver.nodes();
+      report.probes = solver.probes();
     } else {
       throw UsageError("position '" + text + "' has " + std::to_string(s) +
                        " seeds on the pits; the database holds up to " +
@@ -81,7 +83,9 @@ class Querier {
  private:
   const Database& database(const Rules& rules) {
     auto& db = open_[rules.pits];
-    if (!db) db = std::make_unique<Database>(o_.dir, rules, o_.cache_mb << 20);
+    if (!db)
+      db = std::make_unique<Database>(o_.dir, rules,
+                                      o_.search ? size_t{1} << 40 : o_.cache_mb << 20);
     return *db;
   }
 

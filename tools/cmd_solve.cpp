@@ -1,5 +1,8 @@
 // cmd_solve.cpp: `kalah solve`, the exact value of a position with every move and the best line.
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <iostream>
 
 #include "db/database.h"
@@ -19,6 +22,7 @@ struct SolveOptions {
   bool json = false;
   size_t table_mb = 256;
   std::string db;
+  bool pie = false;
 };
 
 constexpr CommandHelp kHelp = {
@@ -35,6 +39,55 @@ constexpr CommandHelp kHelp = {
     "  kalah solve --pits 3 --seeds 3 --capture empty --json\n"
     "  kalah solve 0,0,3,1/2,0,0,1/10,9                   a position, mover's pits first\n"
     "  kalah solve 0,3,1,12,2,0,0,1,9,N                   the same, absolute, North to move\n"};
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_interrupt(int) {
+  g_stop.store(true);
+}
+
+void print_pie(bool json, const std::string& title, const Rules& rules, const Position& p,
+               const PieAnalysis& pie, uint64_t nodes, uint64_t probes, double seconds) {
+  const char* first = side_name(p.mover);
+  const char* second = side_name(other(p.mover));
+  if (json) {
+    std::vector<JsonObject> list;
+    for (const auto& o : pie.openings)
+      list.push_back(JsonObject()
+                         .add("turn", format_turn(o.turn))
+                         .add("value", o.value)
+                         .add("swap", o.swapped)
+                         .add("value_with_pie", -std::abs(o.value)));
+    std::cout << JsonObject()
+                     .add("position", format_relative(p, rules.pits))
+                     .add("pits", rules.pits)
+                     .add("pie", true)
+                     .add("value", pie.value)
+                     .add("result", result_word(pie.value))
+                     .add("best_opening", format_turn(pie.openings[pie.best].turn))
+                     .add("openings", list)
+                     .add("nodes", nodes)
+                     .add("probes", probes)
+                     .add("seconds", seconds)
+                     .str()
+              << std::endl;
+    return;
+  }
+  std::cout << title << ", rules: " << describe(rules) << ", pie rule\n"
+            << draw(p, rules.pits) << "openings of " << first << " (final margin for " << first
+            << "; " << second << " swaps when it is positive):\n";
+  for (const auto& o : pie.openings) {
+    char row[128];
+    std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(o.turn).c_str(),
+                  signed_number(o.value).c_str(), o.swapped ? "swap  " : "keep  ",
+                  signed_number(-std::abs(o.value)).c_str());
+    std::cout << row;
+  }
+  std::cout << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
+            << result_word(pie.value) << "), best opening "
+            << format_turn(pie.openings[pie.best].turn) << "\n"
+            << "nodes: " << nodes << "   database probes: " << probes << "   time: " << seconds
+            << " s" << std::endl;
+}
 
 int run(const SolveOptions& o) {
   Position position;
@@ -66,24 +119,65 @@ int run(const SolveOptions& o) {
   // once (m = 6, <= 24 seeds: 1.25 GB).
   if (!o.db.empty()) db = std::make_unique<Database>(o.db, rules, size_t{1} << 40);
   Solver solver(rules, o.table_mb << 20, db.get());
-  const Analysis a = analyse(solver, position);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  solver.set_stop_flag(&g_stop);
+  std::signal(SIGINT, on_interrupt);
+  const std::string title = o.position.empty() ? "Kalah(" + std::to_string(m) + "," +
+                                                     std::to_string(o.seeds) + ") start position"
+                                               : "position";
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const int stores = position.mover_store - position.opponent_store;
 
-  Report report;
-  report.title = o.position.empty() ? "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) +
-                                          ") start position"
-                                    : "position";
-  report.rules = rules;
-  report.position = position;
-  report.analysis = a;
-  report.source = "search";
-  report.nodes = solver.nodes();
-  report.seconds = seconds;
-  if (o.json)
-    std::cout << to_json(report).str() << "\n";
-  else
-    print_text(std::cout, report);
+  // The root first, on its own: interrupted there, the bounds MTD(f) has proven are the answer.
+  try {
+    solver.value(position.board);
+  } catch (const SearchInterrupted&) {
+    const int lo = stores + solver.lower_bound(), hi = stores + solver.upper_bound();
+    if (o.json)
+      std::cout << JsonObject()
+                       .add("position", format_relative(position, m))
+                       .add("interrupted", true)
+                       .add("lower", lo)
+                       .add("upper", hi)
+                       .add("nodes", solver.nodes())
+                       .add("seconds", elapsed())
+                       .str()
+                << std::endl;
+    else
+      std::cout << "interrupted after " << solver.nodes() << " nodes, " << elapsed()
+                << " s: the value for " << side_name(position.mover) << " lies in ["
+                << signed_number(lo) << ", " << signed_number(hi) << "]" << std::endl;
+    return kExitInterrupted;
+  }
+
+  try {
+    if (o.pie) {
+      const PieAnalysis pie =
+          pie_rule(rules, position, [&](const Board& b) { return solver.value(b); });
+      print_pie(o.json, title, rules, position, pie, solver.nodes(), solver.probes(), elapsed());
+      return kExitOk;
+    }
+    Report report;
+    report.title = title;
+    report.rules = rules;
+    report.position = position;
+    report.analysis = analyse(solver, position);
+    report.source = "search";
+    report.nodes = solver.nodes();
+    report.probes = solver.probes();
+    report.seconds = elapsed();
+    if (o.json)
+      std::cout << to_json(report).str() << "\n";
+    else
+      print_text(std::cout, report);
+  } catch (const SearchInterrupted&) {
+    std::cout << "interrupted after " << solver.nodes() << " nodes: the value for "
+              << side_name(position.mover) << " is "
+              << signed_number(stores + solver.value(position.board))
+              << "; the rest of the analysis was not finished" << std::endl;
+    return kExitInterrupted;
+  }
   return kExitOk;
 }
 
@@ -99,6 +193,9 @@ int cmd_solve(const std::vector<std::string>& args) {
       "position", po::value(&o.position)->value_name("POS"),
       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
       "json", po::bool_switch(&o.json), "print one JSON object on one line")(
+      "pie", po::bool_switch(&o.pie),
+      "pie rule: after the mover's first turn the opponent may swap sides; prints every "
+      "opening and the best one")(
       "db", po::value(&o.db)->value_name("DIR"),
       "endgame database (kalah build) whose values end the search early")(
       "tt-mb", po::value(&o.table_mb)->default_value(o.table_mb)->value_name("MB"),

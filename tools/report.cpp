@@ -44,6 +44,7 @@ JsonObject to_json(const Report& r) {
       .add("best_line", turns(a))
       .add("source", r.source)
       .add("nodes", r.nodes)
+      .add("probes", r.probes)
       .add("seconds", r.seconds);
   return j;
 }
@@ -76,10 +77,11 @@ void print_text(std::ostream& out, const Report& r) {
     }
     out << "\n";
   }
-  char tail[128];
-  std::snprintf(tail, sizeof tail, "%s: %llu   time: %.3f s\n",
-                r.source == "database" ? "database probes" : "nodes",
-                static_cast<unsigned long long>(r.nodes), r.seconds);
+  char tail[160];
+  std::snprintf(tail, sizeof tail, "%s: %llu   database probes: %llu   time: %.3f s\n",
+                r.source == "database" ? "positions looked up" : "nodes",
+                static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.probes),
+                r.seconds);
   out << tail;
 }
 

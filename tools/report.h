@@ -17,6 +17,7 @@ struct Report {
   Analysis analysis;
   std::string source;  // "search" or "database"
   uint64_t nodes = 0;
+  uint64_t probes = 0;  // database probes
   double seconds = 0;
 };
 
