@@ -75,9 +75,14 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
   uint64_t raw = 0;
   for (int s = 1; s <= max_seeds(); ++s) raw += layer(s).header().boards;
   resident_ = cache_bytes >= raw;
+  if (resident_) {
+    arenas_.resize(max_seeds() + 1);
+    for (int s = 1; s <= max_seeds(); ++s) arenas_[s] = BigArray(layer(s).header().boards);
+  }
 }
 
 Database::~Database() {
+  if (resident_) return;  // the arenas own every block
   for (auto& layer : slots_)
     for (auto& slot : layer) delete[] slot.data.load();
 }
@@ -97,14 +102,18 @@ uint8_t Database::encoded(int s, uint64_t r) const {
       return data[r % per_block];
     }
   }
-  // Decode outside the lock; if another thread got there first, its copy stays.
+  // Decode outside the lock; if another thread got there first, its copy stays. Resident blocks
+  // are decoded in place in their layer's arena (huge pages: few page faults); a second decoder
+  // of the same block writes the same bytes.
   const uint64_t size = file.block_boards(b);
-  auto data = std::make_unique_for_overwrite<uint8_t[]>(size);
-  file.read_block(b, data.get());
+  std::unique_ptr<uint8_t[]> owned;
+  uint8_t* data = resident_ ? arenas_[s].data() + b * per_block
+                            : (owned = std::make_unique_for_overwrite<uint8_t[]>(size)).get();
+  file.read_block(b, data);
   const uint8_t value = data[r % per_block];
   std::lock_guard lock(shard.mutex);
   if (slot.data.load(std::memory_order_relaxed)) return value;
-  slot.data.store(data.release(), std::memory_order_release);
+  slot.data.store(resident_ ? data : owned.release(), std::memory_order_release);
   shard.resident.emplace_back(s, b);
   shard.bytes += size;
   while (!resident_ && shard.bytes > shard_limit_ && shard.resident.size() > 1) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "db/big_array.h"
 #include "db/layer_file.h"
 #include "solver/rank.h"
 #include "solver/search.h"
@@ -56,7 +57,7 @@ class Database : public LeafValues {
   // When the cache can hold the whole database nothing is ever evicted, and a block once
   // published (release) is read without the lock: the search's probes then cost one load.
   struct Slot {
-    std::atomic<uint8_t*> data{nullptr};  // owned; freed by eviction or the destructor
+    std::atomic<uint8_t*> data{nullptr};  // owned unless in an arena; freed on eviction
     bool referenced = false;
   };
   struct Shard {
@@ -72,6 +73,7 @@ class Database : public LeafValues {
   Ranker ranker_;
   size_t shard_limit_;
   bool resident_ = false;  // the cache holds every block: no eviction, lock-free reads
+  mutable std::vector<BigArray> arenas_;  // resident: [s] holds layer s, blocks decoded in place
   mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
   mutable Shard shards_[kShards];
 };
