@@ -232,31 +232,25 @@ int best_move(const Rules& rules, const Board& b, const BoardValue& value,
 
 }  // namespace
 
-Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value,
-                 const MoveTest& reaches) {
-  Analysis a;
-  a.board_value = value(p.board);
-  a.value = final_margin(p, a.board_value);
-  a.finished = is_terminal(rules, p.board);
-  if (a.finished) return a;
-
-  for (int pit = 0; pit < rules.pits; ++pit) {
-    if (p.board.pits[pit] == 0) continue;
-    MoveReport mr;
-    mr.pit = pit;
-    MoveResult r;
-    mr.value = p.mover_store - p.opponent_store + move_value_of(rules, p.board, pit, value, &r);
-    mr.turn.push_back(pit);
-    // An extra turn continues with the best moves until the turn passes or the game ends.
-    for (Board b = r.board; r.extra_turn && !is_terminal(rules, b); b = r.board) {
-      const int next = best_move(rules, b, value, reaches);
-      mr.turn.push_back(next);
-      r = play(rules, b, next);
-    }
-    a.moves.push_back(mr);
+MoveReport report_move(const Rules& rules, const Position& p, int pit, int child_value,
+                       const BoardValue& value, const MoveTest& reaches) {
+  MoveReport mr;
+  mr.pit = pit;
+  MoveResult r = play(rules, p.board, pit);
+  mr.value = p.mover_store - p.opponent_store + move_value(r, child_value);
+  mr.turn.push_back(pit);
+  // An extra turn continues with the best moves until the turn passes or the game ends.
+  for (Board b = r.board; r.extra_turn && !is_terminal(rules, b); b = r.board) {
+    const int next = best_move(rules, b, value, reaches);
+    mr.turn.push_back(next);
+    r = play(rules, b, next);
   }
+  return mr;
+}
 
-  Position q = p;
+std::vector<std::vector<int>> best_line(const Rules& rules, Position q, const BoardValue& value,
+                                        const MoveTest& reaches) {
+  std::vector<std::vector<int>> line;
   while (!is_terminal(rules, q.board)) {
     std::vector<int> turn;
     const Side mover = q.mover;
@@ -265,8 +259,23 @@ Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value,
       turn.push_back(pit);
       q = apply(rules, q, pit);
     }
-    a.best_line.push_back(turn);
+    line.push_back(turn);
   }
+  return line;
+}
+
+Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value,
+                 const MoveTest& reaches) {
+  Analysis a;
+  a.board_value = value(p.board);
+  a.value = final_margin(p, a.board_value);
+  a.finished = is_terminal(rules, p.board);
+  if (a.finished) return a;
+  for (int pit = 0; pit < rules.pits; ++pit)
+    if (p.board.pits[pit] > 0)
+      a.moves.push_back(
+          report_move(rules, p, pit, value(play(rules, p.board, pit).board), value, reaches));
+  a.best_line = best_line(rules, p, value, reaches);
   return a;
 }
 

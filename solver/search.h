@@ -142,6 +142,11 @@ Analysis analyse(const Rules& rules, const Position& p, const BoardValue& value,
                  const MoveTest& reaches = {});
 // The same by search: best moves are found by null-window tests, cheaper than exact values.
 Analysis analyse(Solver& solver, const Position& p);
+// The parts of an analysis: one move's report given V of the board it leads to, and a best line.
+MoveReport report_move(const Rules& rules, const Position& p, int pit, int child_value,
+                       const BoardValue& value, const MoveTest& reaches = {});
+std::vector<std::vector<int>> best_line(const Rules& rules, Position p, const BoardValue& value,
+                                        const MoveTest& reaches = {});
 
 // South's complete first turns from a position: every pit sequence whose moves but the last earn
 // an extra turn (or the game ends), with the position each leads to.

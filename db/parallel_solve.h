@@ -1,0 +1,27 @@
+// parallel_solve.h: analysing a position on all cores.
+//
+// The root moves are searched in parallel (oneTBB), each by a Solver of its own with its own
+// table, so values, lines and node counts do not depend on the thread count or on scheduling.
+// The best move's solver then follows the best line: its table holds that subtree already.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "solver/search.h"
+
+namespace kalah {
+
+struct ParallelAnalysis {
+  Analysis analysis;  // complete unless interrupted
+  uint64_t nodes = 0, probes = 0;
+  bool interrupted = false;
+  int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
+};
+
+// `leaves` may be null (search alone); `table_bytes` is per root move.
+ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                                  size_t table_bytes, const std::atomic<bool>* stop = nullptr);
+
+}  // namespace kalah
