@@ -95,28 +95,34 @@ uint8_t Database::encoded(int s, uint64_t r) const {
   Slot& slot = slots_[s][b];
   if (resident_) {
     if (const uint8_t* data = slot.data.load(std::memory_order_acquire)) return data[r % per_block];
-  } else {
+    // Decoded in place under the lock: zstd scribbles ahead of its output while it works, so a
+    // second decoder of the same block, or a reader, must never see a block being decoded.
+    std::lock_guard lock(shard.mutex);
+    if (const uint8_t* data = slot.data.load(std::memory_order_relaxed)) return data[r % per_block];
+    uint8_t* data = arenas_[s].data() + b * per_block;
+    file.read_block(b, data);
+    slot.data.store(data, std::memory_order_release);
+    return data[r % per_block];
+  }
+  {
     std::lock_guard lock(shard.mutex);
     if (const uint8_t* data = slot.data.load(std::memory_order_relaxed)) {
       slot.referenced = true;
       return data[r % per_block];
     }
   }
-  // Decode outside the lock; if another thread got there first, its copy stays. Resident blocks
-  // are decoded in place in their layer's arena (huge pages: few page faults); a second decoder
-  // of the same block writes the same bytes.
+  // Decode outside the lock, into a buffer of our own; if another thread got there first, its
+  // copy stays.
   const uint64_t size = file.block_boards(b);
-  std::unique_ptr<uint8_t[]> owned;
-  uint8_t* data = resident_ ? arenas_[s].data() + b * per_block
-                            : (owned = std::make_unique_for_overwrite<uint8_t[]>(size)).get();
-  file.read_block(b, data);
-  const uint8_t value = data[r % per_block];
+  auto owned = std::make_unique_for_overwrite<uint8_t[]>(size);
+  file.read_block(b, owned.get());
+  const uint8_t value = owned[r % per_block];
   std::lock_guard lock(shard.mutex);
   if (slot.data.load(std::memory_order_relaxed)) return value;
-  slot.data.store(resident_ ? data : owned.release(), std::memory_order_release);
+  slot.data.store(owned.release(), std::memory_order_release);
   shard.resident.emplace_back(s, b);
   shard.bytes += size;
-  while (!resident_ && shard.bytes > shard_limit_ && shard.resident.size() > 1) {
+  while (shard.bytes > shard_limit_ && shard.resident.size() > 1) {
     if (shard.hand >= shard.resident.size()) shard.hand = 0;
     const auto [vs, vb] = shard.resident[shard.hand];
     Slot& victim = slots_[vs][vb];

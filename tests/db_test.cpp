@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -244,6 +245,39 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         }
       }
       EXPECT_GT(leaves.probes(), 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah
+
+namespace kalah {
+namespace {
+
+TEST(DatabaseSearch, ConcurrentProbesAgreeWithOneThread) {
+  // Threads probing the same fresh blocks at once, in both cache modes, against one thread.
+  const Rules rules{5, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  TempDir dir;
+  build(dir.str(), rules, 12);
+  const Database reference(dir.str(), rules);
+  std::mt19937_64 rng(7);
+  std::vector<Board> boards(100000);
+  for (auto& b : boards) {
+    const int s = 1 + static_cast<int>(rng() % 12);
+    b = reference.ranker().unrank(
+        s, std::uniform_int_distribution<uint64_t>(0, reference.ranker().layer_size(s) - 1)(rng));
+  }
+  std::vector<int> expected;
+  for (const auto& b : boards) expected.push_back(*reference.probe(b));
+  for (size_t cache : {size_t{1} << 40, size_t{1} << 20}) {  // resident, and evicting
+    for (int round = 0; round < 3; ++round) {
+      const Database db(dir.str(), rules, cache);
+      std::atomic<int> wrong{0};
+      tbb::parallel_for(size_t{0}, boards.size(), [&](size_t i) {
+        if (*db.probe(boards[i]) != expected[i]) ++wrong;
+      });
+      EXPECT_EQ(wrong.load(), 0) << "cache " << cache;
     }
   }
 }
