@@ -15,6 +15,7 @@
 #include "db/layer_file.h"
 #include "solver/notation.h"
 #include "solver/search.h"
+#include "tests/oracle.h"
 
 namespace kalah {
 namespace {
@@ -52,13 +53,6 @@ void build(const std::string& dir, const Rules& rules, int max_seeds, int thread
   build_database(o, quiet);
 }
 
-std::vector<Rules> all_variants(int m) {
-  std::vector<Rules> v;
-  for (auto c : {Capture::kStandard, Capture::kEmpty})
-    for (auto e : {End::kImmediate, End::kOnTurn})
-      for (auto r : {Remainder::kOwner, Remainder::kDiscard}) v.push_back(Rules{m, c, e, r});
-  return v;
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -75,7 +69,7 @@ std::map<std::string, std::string> snapshot(const std::string& dir) {
 
 TEST(Database, EveryBoardOfSmallDatabasesEqualsTheSolver) {
   for (auto [m, max_seeds] : {std::pair{3, 12}, std::pair{4, 10}}) {
-    for (const Rules& rules : all_variants(m)) {
+    for (const Rules& rules : test::all_variants(m)) {
       TempDir dir;
       build(dir.str(), rules, max_seeds);
       const Database db(dir.str(), rules);
@@ -226,7 +220,7 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
   std::mt19937_64 rng(4242);
   for (int m : {3, 4}) {
     const int top = m == 3 ? 10 : 8;
-    for (const Rules& rules : all_variants(m)) {
+    for (const Rules& rules : test::all_variants(m)) {
       TempDir dir;
       build(dir.str(), rules, top);
       const Database db(dir.str(), rules);

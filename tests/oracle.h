@@ -25,4 +25,13 @@ class Oracle {
   std::map<std::pair<std::vector<int>, int>, int> memo_;
 };
 
+// The 8 rule variants for m pits per row.
+inline std::vector<Rules> all_variants(int m) {
+  std::vector<Rules> v;
+  for (auto c : {Capture::kStandard, Capture::kEmpty})
+    for (auto e : {End::kImmediate, End::kOnTurn})
+      for (auto r : {Remainder::kOwner, Remainder::kDiscard}) v.push_back(Rules{m, c, e, r});
+  return v;
+}
+
 }  // namespace kalah::test

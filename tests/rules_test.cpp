@@ -21,13 +21,6 @@ Rules rules(int m, Capture c = Capture::kStandard, End e = End::kImmediate,
   return Rules{m, c, e, r};
 }
 
-std::vector<Rules> all_variants(int m) {
-  std::vector<Rules> v;
-  for (auto c : {Capture::kStandard, Capture::kEmpty})
-    for (auto e : {End::kImmediate, End::kOnTurn})
-      for (auto r : {Remainder::kOwner, Remainder::kDiscard}) v.push_back(rules(m, c, e, r));
-  return v;
-}
 
 TEST(Rules, ShortSowingPassesTheTurnAndFlipsTheBoard) {
   const MoveResult r = play(rules(6), board("4,4,4,4,4,4/4,4,4,4,4,4"), 0);
@@ -142,7 +135,7 @@ TEST(Rules, EndAndRemainderRulesChangeValues) {
 TEST(Rules, PotentialGrowsOnEverySameLayerMove) {
   for (int m = 1; m <= 4; ++m) {
     const Ranker ranker(m, 10);
-    for (const Rules& r : all_variants(m)) {
+    for (const Rules& r : test::all_variants(m)) {
       for (int s = 1; s <= 10; ++s) {
         Board b = ranker.first(s);
         do {
@@ -165,7 +158,7 @@ TEST(Rules, EveryBoardOfSmallLayersMatchesTheOracle) {
   for (int m = 1; m <= 3; ++m) {
     const int max_seeds = m == 3 ? 8 : 10;
     const Ranker ranker(m, max_seeds);
-    for (const Rules& r : all_variants(m)) {
+    for (const Rules& r : test::all_variants(m)) {
       test::Oracle oracle(r);
       Solver solver(r, 1 << 20);
       for (int s = 0; s <= max_seeds; ++s) {

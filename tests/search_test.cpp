@@ -55,13 +55,6 @@ TEST(Search, TableSizeNeverChangesAResult) {
   }
 }
 
-std::vector<Rules> all_variants(int m) {
-  std::vector<Rules> v;
-  for (auto c : {Capture::kStandard, Capture::kEmpty})
-    for (auto e : {End::kImmediate, End::kOnTurn})
-      for (auto r : {Remainder::kOwner, Remainder::kDiscard}) v.push_back(Rules{m, c, e, r});
-  return v;
-}
 
 // A random position of m pits with s seeds on the board and random stores.
 Position random_position(std::mt19937_64& rng, int m, int s) {
@@ -78,7 +71,7 @@ Position random_position(std::mt19937_64& rng, int m, int s) {
 TEST(Search, RandomBoardsMatchTheOracle) {
   std::mt19937_64 rng(12345);
   for (int m = 4; m <= 5; ++m) {
-    for (const Rules& r : all_variants(m)) {
+    for (const Rules& r : test::all_variants(m)) {
       test::Oracle oracle(r);
       Solver solver(r, 1 << 20);
       for (int i = 0; i < 40; ++i) {
@@ -110,7 +103,7 @@ int play_line(const Rules& r, Position p, const std::vector<std::vector<int>>& l
 TEST(Search, AnalysisIsConsistentWithPlayingTheMoves) {
   std::mt19937_64 rng(777);
   for (int m : {3, 4, 6}) {
-    for (const Rules& r : all_variants(m)) {
+    for (const Rules& r : test::all_variants(m)) {
       Solver solver(r, 4 << 20);
       for (int i = 0; i < 6; ++i) {
         const Position p = random_position(rng, m, 4 + static_cast<int>(rng() % 14));
