@@ -3,14 +3,15 @@
 // Layer s holds V of every board with s seeds (rank order, solver/rank.h). A board's value is the
 // best over its moves of gain ± V(child); children lie in lower layers (seeds reached a store) or
 // in layer s itself (a sowing that stays in the mover's row). Those same-layer moves never form a
-// cycle (design §4), so one pass suffices: boards are computed in tile order and a same-layer
-// child not yet known is computed on the spot (memoised recursion; a "not yet known" byte marks
-// it). Two threads may compute the same board at once; both write the same byte, so the result
-// does not depend on the thread count.
+// cycle (design §4), so one pass suffices if boards come in the right order:
 //
-// Tile order: a tile is a run of consecutive opponent rows o (the least significant part of the
-// rank) crossed with every mover row a. Same-layer children (o, a') of the boards (a, o) then lie
-// in the few slices "mover row = o" of the tile, and the writes for one a are contiguous.
+// A same-layer move from (x, y) (mover row x, opponent row y) leads to (y, x') with x' of higher Φ,
+// so the boards whose rows hold k and s-k seeds form a closed "row pair": independent of the other
+// pairs (parallel tasks) and computable cell by cell, cells (x, y) in Φ-descending order of x and
+// of y (both boards (x, y) and (y, x) per cell). Cells of two groups of equal Φ are independent:
+// they are taken in tiles of a few rows by a few rows for cache reuse, and their children are
+// located and prefetched a batch at a time before being read (the lookups miss the caches).
+// Every board is computed once, by one thread: the files do not depend on the thread count.
 #pragma once
 
 #include <cstdint>
