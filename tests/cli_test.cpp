@@ -15,9 +15,9 @@ struct Outcome {
   std::string out;
 };
 
-// Runs kalah with the given arguments (a shell fragment), stderr folded into out.
-Outcome kalah(const std::string& args) {
-  const std::string cmd = std::string(KALAH_EXE) + " " + args + " 2>&1 </dev/null";
+// Runs a shell command, stderr folded into out.
+Outcome shell(const std::string& command) {
+  const std::string cmd = command + " 2>&1 </dev/null";
   FILE* f = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -25,6 +25,11 @@ Outcome kalah(const std::string& args) {
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
   const int st = pclose(f);
   return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
+}
+
+// Runs kalah with the given arguments (a shell fragment).
+Outcome kalah(const std::string& args) {
+  return shell(std::string(KALAH_EXE) + " " + args);
 }
 
 TEST(Cli, SolveJsonGivesThePublishedValue) {
@@ -181,14 +186,10 @@ namespace {
 
 TEST(Cli, InterruptPrintsTheProvenBounds) {
   // Kalah(6,4) without a database takes minutes: interrupt it and read the bounds.
-  const std::string cmd = std::string(KALAH_EXE) +
-                          " solve --pits 6 --seeds 4 --capture empty 2>&1 & pid=$!; sleep 1; "
-                          "kill -INT $pid; wait $pid; echo \"exit $?\"";
-  FILE* f = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[512];
-  while (fgets(buf, sizeof buf, f)) out += buf;
-  pclose(f);
+  const std::string out = shell("{ " + std::string(KALAH_EXE) +
+                                " solve --pits 6 --seeds 4 --capture empty & pid=$!; sleep 1; "
+                                "kill -INT $pid; wait $pid; echo \"exit $?\"; }")
+                              .out;
   EXPECT_NE(out.find("interrupted after"), std::string::npos) << out;
   EXPECT_NE(out.find("lies in ["), std::string::npos) << out;
   EXPECT_NE(out.find("exit 130"), std::string::npos) << out;
