@@ -1,9 +1,9 @@
 // notation.h: reading and writing positions and moves as text (design §2).
 //
 // Two position forms are read:
-//   side-relative  "A/B[/x,y]"  e.g. "4,4,4,4,4,4/4,4,4,4,4,4/0,0": the mover's pits, the
-//   opponent's
-//                  pits (each in its owner's sowing order), then the mover's and opponent's stores;
+//   side-relative  "A/B[/x,y]", e.g. "4,4,4,4,4,4/4,4,4,4,4,4/0,0": the mover's pits, the
+//                  opponent's pits (each in its owner's sowing order), then the mover's and the
+//                  opponent's stores;
 //   absolute       2m+2 bins counter-clockwise (South pits, South store, North pits, North store)
 //                  and the side to move, S or N, first or last: "4,4,4,0,4,4,4,0,S" or "N:...".
 // Moves are pit numbers 1..m in the mover's sowing order; a turn with extra moves is "3-6-1".

@@ -56,8 +56,6 @@ class Ranker {
 
   // Boards with s seeds; C(s+2m-1, 2m-1).
   uint64_t layer_size(int s) const { return offset(s, s + 1); }
-  // First rank in layer s of the boards whose mover row holds k seeds.
-  uint64_t sublayer_offset(int s, int k) const { return offset(s, k); }
   // Rows of m pits holding k seeds; C(k+m-1, m-1).
   uint64_t row_count(int k) const { return row_count_[k]; }
 

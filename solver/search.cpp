@@ -81,11 +81,6 @@ void TranspositionTable::grow() {
       if (e.key != Board{}) insert(e);
 }
 
-void TranspositionTable::clear() {
-  std::memset(static_cast<void*>(buckets_.get()), 0, (mask_ + 1) * sizeof(Bucket));
-  inserted_ = 0;
-}
-
 Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
     : rules_(rules),
       table_(table_bytes),

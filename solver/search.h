@@ -36,7 +36,6 @@ class TranspositionTable {
   const Entry* find(const Board& b) const;
   // Records bounds for b (merged with what is known), evicting the cheaper entry of its bucket.
   void store(const Board& b, int lo, int hi, int move, uint64_t nodes);
-  void clear();
   size_t capacity() const { return 2 * (mask_ + 1); }
 
  private:
@@ -105,7 +104,6 @@ class Solver {
 
   uint64_t nodes() const { return nodes_; }
   uint64_t probes() const { return probes_; }
-  void clear_table() { table_.clear(); }
 
  private:
   Rules rules_;
