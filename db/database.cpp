@@ -139,6 +139,14 @@ uint8_t Database::encoded(int s, uint64_t r) const {
   return value;
 }
 
+void Database::prefetch(const Board& b) const {
+  const int s = seeds(b);
+  const uint64_t r = ranker_.rank(b);
+  const uint32_t per_block = layer(s).header().boards_per_block;
+  if (const uint8_t* data = slots_[s][r / per_block].data.load(std::memory_order_acquire))
+    __builtin_prefetch(data + r % per_block);
+}
+
 std::optional<int> Database::probe(const Board& b) const {
   if (is_terminal(rules_, b)) return terminal_value(rules_, b);
   const int s = seeds(b);

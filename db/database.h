@@ -47,6 +47,8 @@ class Database : public LeafValues {
   std::optional<int> probe(const Board& b) const;
   // V of b, which must have at most max_seeds() seeds (the search's leaf interface).
   int value(const Board& b) const override { return *probe(b); }
+  // Prefetches b's value when its block is decoded already (b has at most max_seeds() seeds).
+  void prefetch(const Board& b) const override;
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const;
 

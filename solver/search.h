@@ -34,6 +34,8 @@ class TranspositionTable {
   explicit TranspositionTable(size_t max_bytes);
   // The entry for b, or nullptr. Valid until the next store().
   const Entry* find(const Board& b) const;
+  // Starts loading b's bucket into the cache, for a find() soon after.
+  void prefetch(const Board& b) const { __builtin_prefetch(&bucket(b)); }
   // Records bounds for b (merged with what is known), evicting the cheaper entry of its bucket.
   void store(const Board& b, int lo, int hi, int move, uint64_t nodes);
   size_t capacity() const { return 2 * (mask_ + 1); }
@@ -69,6 +71,8 @@ class LeafValues {
   // Boards with at most this many seeds on the pits have a value here.
   virtual int max_seeds() const = 0;
   virtual int value(const Board& b) const = 0;
+  // A hint that value(b) follows soon: an implementation may start loading it.
+  virtual void prefetch(const Board& /*b*/) const {}
 };
 
 // Thrown out of a search when its stop flag is raised (e.g. by Ctrl-C).
