@@ -106,4 +106,86 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   return out;
 }
 
+ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                             size_t table_bytes, const std::atomic<bool>* stop) {
+  ParallelValue out;
+  const int stores = p.mover_store - p.opponent_store;
+  if (is_terminal(rules, p.board)) {
+    out.lower = out.upper = stores + terminal_value(rules, p.board);
+    return out;
+  }
+  struct Child {
+    MoveResult result;
+    std::unique_ptr<Solver> solver;  // kept from test to test: its table is the search's memory
+    int lower, upper;                // bounds on the move's value, stores left out
+  };
+  std::vector<Child> children;
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (p.board.pits[pit] == 0) continue;
+    Child c;
+    c.result = play(rules, p.board, pit);
+    const int s = seeds(c.result.board);
+    c.lower = c.result.gain - s;
+    c.upper = c.result.gain + s;
+    c.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
+    c.solver->set_stop_flag(stop);
+    children.push_back(std::move(c));
+  }
+
+  const int s = seeds(p.board);
+  int lower = -s, upper = s, guess = 0;
+  while (lower < upper) {
+    const int beta = guess == lower ? guess + 1 : guess;
+    // Is V >= beta? Yes as soon as one move reaches beta; the other tests are then cancelled.
+    // Moves known to reach it, or known to fall short, need no search.
+    std::atomic<bool> reached{false};
+    for (const Child& c : children)
+      if (c.lower >= beta) reached = true;
+    if (!reached) {
+      tbb::parallel_for(
+          size_t{0}, children.size(), size_t{1},
+          [&](size_t i) {
+            Child& c = children[i];
+            if (reached || c.upper < beta) return;
+            const MoveResult& r = c.result;
+            c.solver->set_cancel_flag(&reached);
+            try {
+              const int v = r.extra_turn
+                                ? r.gain + c.solver->search(r.board, beta - 1 - r.gain, beta - r.gain)
+                                : r.gain - c.solver->search(r.board, r.gain - beta, r.gain - beta + 1);
+              if (v >= beta) {
+                c.lower = std::max(c.lower, v);
+                reached = true;
+              } else {
+                c.upper = std::min(c.upper, v);
+              }
+            } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
+            }
+          },
+          tbb::simple_partitioner());
+    }
+    if (stop && stop->load()) {
+      out.interrupted = true;
+      break;
+    }
+    int best_lower = -s - 1, best_upper = -s - 1;
+    for (const Child& c : children) {
+      best_lower = std::max(best_lower, c.lower);
+      best_upper = std::max(best_upper, c.upper);
+    }
+    if (reached) {
+      lower = guess = best_lower;
+    } else {
+      upper = guess = best_upper;
+    }
+  }
+  for (const Child& c : children) {
+    out.nodes += c.solver->nodes();
+    out.probes += c.solver->probes();
+  }
+  out.lower = stores + lower;
+  out.upper = stores + upper;
+  return out;
+}
+
 }  // namespace kalah

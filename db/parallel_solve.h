@@ -1,8 +1,11 @@
-// parallel_solve.h: analysing a position on all cores.
+// parallel_solve.h: solving a position on all cores.
 //
 // The root moves are searched in parallel (oneTBB), each by a Solver of its own with its own
-// table, so values, lines and node counts do not depend on the thread count or on scheduling.
-// The best move's solver then follows the best line: its table holds that subtree already.
+// table. analyse_parallel values every move: values, lines and node counts do not depend on the
+// thread count or on scheduling; the best move's solver then follows the best line, its table
+// holding that subtree already. value_parallel finds the position's value alone, much less work
+// in big games: MTD(f) at the root, whose tests "is V at least beta?" stop as soon as one move
+// reaches beta, so its node count varies from run to run (its value never does).
 #pragma once
 
 #include <atomic>
@@ -23,5 +26,14 @@ struct ParallelAnalysis {
 // `leaves` may be null (search alone); `table_bytes` is per root move.
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop = nullptr);
+
+struct ParallelValue {
+  int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
+  uint64_t nodes = 0, probes = 0;
+  bool interrupted = false;
+};
+
+ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                             size_t table_bytes, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace kalah

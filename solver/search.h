@@ -103,8 +103,10 @@ class Solver {
   int lower_bound() const { return lower_; }
   int upper_bound() const { return upper_; }
 
-  // Makes searches throw SearchInterrupted soon after *stop becomes true.
+  // Makes searches throw SearchInterrupted soon after *stop becomes true (e.g. Ctrl-C), or
+  // *cancel (e.g. another thread's search made this one moot).
   void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
+  void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
 
   uint64_t nodes() const { return nodes_; }
   uint64_t probes() const { return probes_; }
@@ -115,6 +117,7 @@ class Solver {
   const LeafValues* leaves_;
   int leaf_seeds_;  // boards with at most this many seeds are looked up; -1 without leaves
   const std::atomic<bool>* stop_ = nullptr;
+  const std::atomic<bool>* cancel_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
   int lower_ = 0, upper_ = 0;
 };

@@ -195,6 +195,15 @@ TEST(Cli, InterruptPrintsTheProvenBounds) {
   EXPECT_NE(out.find("exit 130"), std::string::npos) << out;
 }
 
+TEST(Cli, ValueOnlyGivesThePublishedValue) {
+  const Outcome r = kalah("solve --pits 4 --seeds 4 --capture empty --value-only --json");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"value\": 2,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"value_only\": true"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"moves\""), std::string::npos) << r.out;
+  EXPECT_EQ(kalah("solve --pits 3 --seeds 2 --pie --value-only").status, 2);
+}
+
 TEST(Cli, PieRule) {
   const Outcome r = kalah("solve --pits 3 --seeds 2 --pie --json");
   EXPECT_EQ(r.status, 0) << r.out;

@@ -12,6 +12,7 @@
 
 #include "db/builder.h"
 #include "db/database.h"
+#include "db/parallel_solve.h"
 #include "db/layer_file.h"
 #include "solver/notation.h"
 #include "solver/search.h"
@@ -234,6 +235,11 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         const std::string where = describe(rules) + " board " + format_relative(Position{b}, m);
         ASSERT_EQ(leaves.value(b), expected) << where;
         ASSERT_EQ(tiny.value(b), expected) << where << " (tiny table)";
+        for (const LeafValues* l : {static_cast<const LeafValues*>(&db), (const LeafValues*)nullptr}) {
+          const ParallelValue pv = value_parallel(rules, Position{b}, l, 1 << 20);
+          ASSERT_EQ(pv.lower, expected) << where << " (value_parallel)";
+          ASSERT_EQ(pv.upper, expected) << where << " (value_parallel)";
+        }
         if (s <= top) {
           ASSERT_EQ(db.probe(b), expected) << where;
         }

@@ -24,6 +24,7 @@ struct SolveOptions {
   size_t table_mb = 0;  // 0: 32 MiB with a database, 256 MiB without
   std::string db;
   bool pie = false;
+  bool value_only = false;
 };
 
 constexpr CommandHelp kHelp = {
@@ -43,7 +44,9 @@ constexpr CommandHelp kHelp = {
     "  kalah solve 0,0,3,1/2,0,0,1/10,9                   a position, mover's pits first\n"
     "  kalah solve 2,0,0,1,9,0,0,3,1,10,N                 the same, absolute, North to move\n"
     "  kalah solve --seeds 4 --capture empty --db db      Kalah(6,4) with a database: +10\n"
-    "  kalah solve --pits 4 --seeds 3 --pie               under the pie rule\n"};
+    "  kalah solve --pits 4 --seeds 3 --pie               under the pie rule\n"
+    "  kalah solve --seeds 5 --capture empty --db db --value-only\n"
+    "                                                     Kalah(6,5): the value alone, +12\n"};
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_interrupt(int) {
@@ -169,6 +172,38 @@ int run(const SolveOptions& o) {
     return kExitOk;
   }
 
+  if (o.value_only) {
+    const ParallelValue pv = value_parallel(rules, position, db.get(), table_bytes, &g_stop);
+    if (pv.interrupted) return interrupted(pv.lower, pv.upper, pv.nodes);
+    if (o.json) {
+      std::cout << JsonObject()
+                       .add("position", format_relative(position, m))
+                       .add("absolute", format_absolute(position, m))
+                       .add("pits", m)
+                       .add("rules", JsonObject()
+                                         .add("capture", to_string(rules.capture))
+                                         .add("end", to_string(rules.end))
+                                         .add("remainder", to_string(rules.remainder)))
+                       .add("to_move", side_name(position.mover))
+                       .add("value", pv.lower)
+                       .add("result", result_word(pv.lower))
+                       .add("value_only", true)
+                       .add("nodes", pv.nodes)
+                       .add("probes", pv.probes)
+                       .add("seconds", elapsed())
+                       .str()
+                << std::endl;
+    } else {
+      std::cout << title << ", rules: " << describe(rules) << "\n"
+                << draw(position, m) << "value: " << signed_number(pv.lower) << " for "
+                << side_name(position.mover) << " (" << result_word(pv.lower)
+                << "); moves not valued (--value-only)\n"
+                << "nodes: " << pv.nodes << "   database probes: " << pv.probes
+                << "   time: " << elapsed() << " s" << std::endl;
+    }
+    return kExitOk;
+  }
+
   const ParallelAnalysis pa = analyse_parallel(rules, position, db.get(), table_bytes, &g_stop);
   if (pa.interrupted) return interrupted(pa.lower, pa.upper, pa.nodes);
   Report report;
@@ -202,6 +237,8 @@ int cmd_solve(const std::vector<std::string>& args) {
       "pie", po::bool_switch(&o.pie),
       "pie rule: after the mover's first turn the opponent may swap sides; prints every "
       "opening and the best one")(
+      "value-only", po::bool_switch(&o.value_only),
+      "only the position's value: no move values or line, far less work in big games")(
       "db", po::value(&o.db)->value_name("DIR"),
       "endgame database (kalah build) whose values end the search early")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
@@ -213,6 +250,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("tt-mb") && (o.table_mb < 1 || o.table_mb > (size_t{1} << 20)))
     throw UsageError("--tt-mb must be 1..1048576, got " + std::to_string(o.table_mb));
+  if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
   if (vm.count("pits") && (o.pits < 1 || o.pits > kMaxPits))
     throw UsageError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
                      std::to_string(o.pits));
