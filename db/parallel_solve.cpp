@@ -107,7 +107,8 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 }
 
 ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                             size_t table_bytes, const std::atomic<bool>* stop) {
+                             size_t table_bytes, const std::atomic<bool>* stop,
+                             const ValueProgress& progress) {
   ParallelValue out;
   const int stores = p.mover_store - p.opponent_store;
   if (is_terminal(rules, p.board)) {
@@ -177,6 +178,13 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
       lower = guess = best_lower;
     } else {
       upper = guess = best_upper;
+    }
+    if (progress) {
+      ParallelValue so_far = out;
+      so_far.lower = stores + lower;
+      so_far.upper = stores + upper;
+      for (const Child& c : children) so_far.nodes += c.solver->nodes();
+      progress(so_far);
     }
   }
   for (const Child& c : children) {

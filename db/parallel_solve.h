@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "solver/search.h"
 
@@ -33,7 +34,10 @@ struct ParallelValue {
   bool interrupted = false;
 };
 
+// `progress`, if given, is called after each null-window test with the bounds proven so far.
+using ValueProgress = std::function<void(const ParallelValue& so_far)>;
 ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                             size_t table_bytes, const std::atomic<bool>* stop = nullptr);
+                             size_t table_bytes, const std::atomic<bool>* stop = nullptr,
+                             const ValueProgress& progress = {});
 
 }  // namespace kalah

@@ -1,4 +1,6 @@
 // cmd_solve.cpp: `kalah solve`, the exact value of a position with every move and the best line.
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -173,7 +175,16 @@ int run(const SolveOptions& o) {
   }
 
   if (o.value_only) {
-    const ParallelValue pv = value_parallel(rules, position, db.get(), table_bytes, &g_stop);
+    // Each proven bound on a terminal: a big game runs for minutes between answers.
+    ValueProgress progress;
+    if (isatty(STDERR_FILENO))
+      progress = [&](const ParallelValue& v) {
+        std::fprintf(stderr, "  value in [%s, %s] after %llu nodes, %.1f s\n",
+                     signed_number(v.lower).c_str(), signed_number(v.upper).c_str(),
+                     static_cast<unsigned long long>(v.nodes), elapsed());
+      };
+    const ParallelValue pv =
+        value_parallel(rules, position, db.get(), table_bytes, &g_stop, progress);
     if (pv.interrupted) return interrupted(pv.lower, pv.upper, pv.nodes);
     if (o.json) {
       std::cout << JsonObject()
