@@ -23,7 +23,7 @@ struct SolveOptions {
   std::string position;
   RuleFlags rule_flags;
   bool json = false;
-  size_t table_mb = 0;  // 0: 32 MiB with a database, 256 MiB without
+  size_t table_mb = 0;  // 0: 32 MiB for a full analysis with a database, else 256 MiB
   std::string db;
   bool pie = false;
   bool value_only = false;
@@ -128,7 +128,8 @@ int run(const SolveOptions& o) {
   if (!o.db.empty()) db = std::make_unique<Database>(o.db, rules, size_t{1} << 40);
   // Per root move. With a database the tree above it is small, and a table that stays in the
   // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
-  const size_t table_bytes = (o.table_mb ? o.table_mb : db ? 32 : 256) << 20;
+  // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
+  const size_t table_bytes = (o.table_mb ? o.table_mb : db && !o.value_only ? 32 : 256) << 20;
   std::signal(SIGINT, on_interrupt);
   const std::string title = o.position.empty() ? "Kalah(" + std::to_string(m) + "," +
                                                      std::to_string(o.seeds) + ") start position"
@@ -253,7 +254,8 @@ int cmd_solve(const std::vector<std::string>& args) {
       "db", po::value(&o.db)->value_name("DIR"),
       "endgame database (kalah build) whose values end the search early")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
-      "transposition table per root move, in MiB (default: 32 with --db, 256 without)");
+      "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "
+      "--value-only)");
   add_rule_options(desc, o.rule_flags);
   po::positional_options_description positional;
   positional.add("position", 1);
