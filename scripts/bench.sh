@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: builds kalah (Release), runs `kalah bench` (m = 6, layers <= 20 by default; pass
 # --max-seeds 24 for the full workstation figure, and any other bench option), then times a
-# one-position query of the benchmark database in a fresh process.
+# one-position query of the benchmark database in a fresh process and solves Kalah(6,4) with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -16,3 +16,12 @@ start=$(date +%s%N)
 build/tools/kalah query --db "$dir" --capture "$capture" --json 2,3,1,0,4,0/1,0,3,2,1,1/10,12 >/dev/null
 end=$(date +%s%N)
 echo "query:  one position in a fresh process: $(( (end - start) / 1000000 )) ms"
+# Whole-game search over the benchmark database: Kalah(6,4)'s value (nodes are the
+# machine-independent measure; they vary slightly between runs, see `kalah solve --help`).
+pits=$(echo "$file" | cut -d- -f2 | tr -d m)
+if [ "$pits" = 6 ]; then
+  out=$(build/tools/kalah solve --seeds 4 --capture "$capture" --db "$dir" --value-only --json)
+  echo "solve:  Kalah(6,4) $capture capture, value $(grep -o '"value": -\?[0-9]*' <<<"$out" | cut -d' ' -f2)," \
+       "$(grep -o '"nodes": [0-9]*' <<<"$out" | cut -d' ' -f2) nodes," \
+       "$(grep -o '"seconds": [0-9.e-]*' <<<"$out" | cut -d' ' -f2) s"
+fi

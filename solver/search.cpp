@@ -169,9 +169,21 @@ int Solver::search(const Board& b, int alpha, int beta) {
         continue;
       }
     }
-    // Among the other moves, those nearest the store first: measured on Kalah(6,4) with the
-    // 24-seed database, this halves the nodes against taking them from the far end.
-    int k = pit == table_move ? 1 << 20 : r.extra_turn ? (1 << 16) + pit : r.gain * 16 + pit;
+    // Then the other moves by seeds gained, less half a seed for each extra turn the move leaves
+    // the opponent, nearest the store first among equals. Measured in nodes for the value of
+    // Kalah(6,4): taking them from the far end doubles them; without the extra-turn term they
+    // are 12 % more (10 % with standard capture); counting our own extra turns or the
+    // opponent's captures the same way made them 15-30 % more.
+    int k;
+    if (pit == table_move) {
+      k = 1 << 20;
+    } else if (r.extra_turn) {
+      k = (1 << 16) + pit;
+    } else {
+      int threats = 0;
+      for (int q = 0; q < m; ++q) threats += r.board.pits[q] == m - q;
+      k = (2 * r.gain - threats) * 16 + pit;
+    }
     int j = count++;
     for (; j > 0 && key[j - 1] < k; --j) {
       order[j] = order[j - 1];
