@@ -143,10 +143,20 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     for (const Child& c : children)
       if (c.lower >= beta) reached = true;
     if (!reached) {
+      // The likeliest to reach beta first: the highest proven value, then the highest bound,
+      // then extra turns, nearest the store first.
+      std::vector<size_t> order(children.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const Child &x = children[a], &y = children[b];
+        if (x.lower != y.lower) return x.lower > y.lower;
+        if (x.upper != y.upper) return x.upper > y.upper;
+        return x.result.extra_turn && (!y.result.extra_turn || a > b);
+      });
       tbb::parallel_for(
-          size_t{0}, children.size(), size_t{1},
-          [&](size_t i) {
-            Child& c = children[i];
+          size_t{0}, order.size(), size_t{1},
+          [&](size_t k) {
+            Child& c = children[order[k]];
             if (reached || c.upper < beta) return;
             const MoveResult& r = c.result;
             c.solver->set_cancel_flag(&reached);
