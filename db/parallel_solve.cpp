@@ -161,9 +161,10 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
             const MoveResult& r = c.result;
             c.solver->set_cancel_flag(&reached);
             try {
-              const int v = r.extra_turn
-                                ? r.gain + c.solver->search(r.board, beta - 1 - r.gain, beta - r.gain)
-                                : r.gain - c.solver->search(r.board, r.gain - beta, r.gain - beta + 1);
+              const int v =
+                  r.extra_turn
+                      ? r.gain + c.solver->search(r.board, beta - 1 - r.gain, beta - r.gain)
+                      : r.gain - c.solver->search(r.board, r.gain - beta, r.gain - beta + 1);
               if (v >= beta) {
                 c.lower = std::max(c.lower, v);
                 reached = true;

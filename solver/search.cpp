@@ -91,7 +91,7 @@ Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
 
 int Solver::search(const Board& b, int alpha, int beta) {
   if ((++nodes_ & 4095) == 0 && ((stop_ && stop_->load(std::memory_order_relaxed)) ||
-                                  (cancel_ && cancel_->load(std::memory_order_relaxed))))
+                                 (cancel_ && cancel_->load(std::memory_order_relaxed))))
     throw SearchInterrupted();
   if (is_terminal(rules_, b)) return terminal_value(rules_, b);
   const int s = seeds(b);

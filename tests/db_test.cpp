@@ -12,8 +12,8 @@
 
 #include "db/builder.h"
 #include "db/database.h"
-#include "db/parallel_solve.h"
 #include "db/layer_file.h"
+#include "db/parallel_solve.h"
 #include "solver/notation.h"
 #include "solver/search.h"
 #include "tests/oracle.h"
@@ -53,7 +53,6 @@ void build(const std::string& dir, const Rules& rules, int max_seeds, int thread
   Quiet quiet;
   build_database(o, quiet);
 }
-
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -235,8 +234,9 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         const std::string where = describe(rules) + " board " + format_relative(Position{b}, m);
         ASSERT_EQ(leaves.value(b), expected) << where;
         ASSERT_EQ(tiny.value(b), expected) << where << " (tiny table)";
-        for (const LeafValues* l : {static_cast<const LeafValues*>(&db), (const LeafValues*)nullptr}) {
-          const ParallelValue pv = value_parallel(rules, Position{b}, l, 1 << 20);
+        const LeafValues* const sources[] = {&db, nullptr};
+        for (const LeafValues* leaf_values : sources) {
+          const ParallelValue pv = value_parallel(rules, Position{b}, leaf_values, 1 << 20);
           ASSERT_EQ(pv.lower, expected) << where << " (value_parallel)";
           ASSERT_EQ(pv.upper, expected) << where << " (value_parallel)";
         }
