@@ -1,7 +1,5 @@
-// big_array.h: a large zero-initialised byte array in anonymous memory, by default in transparent
-// huge pages where the kernel allows (a layer is read at random: 2 MiB pages spare most TLB
-// misses). An array that will be filled sparsely should use small pages: the first touch of a huge
-// page zeroes all 2 MiB of it.
+// big_array.h: a large zero-initialised byte array in anonymous memory, in transparent huge pages
+// where the kernel allows (a layer is read at random: 2 MiB pages spare most TLB misses).
 #pragma once
 
 #include <sys/mman.h>
@@ -16,12 +14,11 @@ namespace kalah {
 class BigArray {
  public:
   BigArray() = default;
-  enum class Pages { kHuge, kSmall };
-  explicit BigArray(size_t size, Pages pages = Pages::kHuge) : size_(size) {
+  explicit BigArray(size_t size) : size_(size) {
     if (size == 0) return;
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, size, pages == Pages::kHuge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);  // advice only
+    madvise(p, size, MADV_HUGEPAGE);  // advice only
     data_ = static_cast<uint8_t*>(p);
   }
   BigArray(BigArray&& o) noexcept

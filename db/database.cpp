@@ -77,9 +77,7 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
   resident_ = cache_bytes >= raw;
   if (resident_) {
     arenas_.resize(max_seeds() + 1);
-    // Small pages: a search decodes the blocks it touches, often a small part of a layer.
-    for (int s = 1; s <= max_seeds(); ++s)
-      arenas_[s] = BigArray(layer(s).header().boards, BigArray::Pages::kSmall);
+    for (int s = 1; s <= max_seeds(); ++s) arenas_[s] = BigArray(layer(s).header().boards);
   }
 }
 
