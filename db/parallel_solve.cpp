@@ -176,20 +176,20 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
           },
           tbb::simple_partitioner());
     }
-    if (stop && stop->load()) {
-      out.interrupted = true;
-      break;
-    }
+    // V lies between the best proven move value and the best bound of any move, whatever the
+    // tests found (an interrupted one included).
     int best_lower = -s - 1, best_upper = -s - 1;
     for (const Child& c : children) {
       best_lower = std::max(best_lower, c.lower);
       best_upper = std::max(best_upper, c.upper);
     }
-    if (reached) {
-      lower = guess = best_lower;
-    } else {
-      upper = guess = best_upper;
+    lower = std::max(lower, best_lower);
+    upper = std::min(upper, best_upper);
+    if (stop && stop->load()) {
+      out.interrupted = true;
+      break;
     }
+    guess = reached ? lower : upper;
     if (progress) {
       ParallelValue so_far = out;
       so_far.lower = stores + lower;
