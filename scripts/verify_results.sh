@@ -53,6 +53,18 @@ solve() {
 
 result_of() { (( $1 > 0 )) && echo W || { (( $1 < 0 )) && echo L || echo D; }; }
 
+# check PUBLISHED COMPUTED: sets status to ok or MISMATCH (counted), or - if nothing is published.
+check() {
+  if [ -z "$1" ]; then
+    status="-"
+  elif [ "$1" = "$2" ]; then
+    status=ok
+  else
+    status=MISMATCH
+    failures=$((failures + 1))
+  fi
+}
+
 for m in 1 2 3 4 5 6; do
   for n in 1 2 3 4 5 6; do
     (( m == 6 && n == 6 )) && continue
@@ -67,8 +79,7 @@ for m in 1 2 3 4 5 6; do
       got=$value
       shown=$value
     fi
-    status=ok
-    if [ "$got" != "$want" ]; then status=MISMATCH; failures=$((failures + 1)); fi
+    check "$want" "$got"
     row="| Kalah($m,$n) | empty | $want | $shown | $seconds | $nodes | $status |"
     echo "$row"
     rows_empty+=("$row")
@@ -80,11 +91,7 @@ for m in 1 2 3 4 5 6; do
     (( quick && 2 * m * n > 32 )) && continue
     read -r value nodes seconds < <(solve "$m" "$n" standard)
     want=${published_standard[$m,$n]:-}
-    status="-"
-    if [ -n "$want" ]; then
-      status=ok
-      if [ "$value" != "$want" ]; then status=MISMATCH; failures=$((failures + 1)); fi
-    fi
+    check "$want" "$value"
     row="| Kalah($m,$n) | standard | ${want:--} | $value | $seconds | $nodes | $status |"
     echo "$row"
     rows_standard+=("$row")

@@ -142,7 +142,6 @@ int Solver::search(const Board& b, int alpha, int beta) {
   bool open[kMaxPits] = {};
   for (int i = 0; i < n && alpha < beta; ++i) {
     const MoveResult& r = child[i];
-    open[i] = false;
     if (is_terminal(rules_, r.board)) {
       record(move_value(r, terminal_value(rules_, r.board)), pit_of[i]);
     } else if (seeds(r.board) <= leaf_seeds_) {

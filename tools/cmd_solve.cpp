@@ -68,9 +68,7 @@ void print_pie(bool json, const std::string& title, const Rules& rules, const Po
                          .add("value", o.value)
                          .add("swap", o.swapped)
                          .add("value_with_pie", -std::abs(o.value)));
-    std::cout << JsonObject()
-                     .add("position", format_relative(p, rules.pits))
-                     .add("pits", rules.pits)
+    std::cout << position_json(rules, p)
                      .add("pie", true)
                      .add("value", pie.value)
                      .add("result", result_word(pie.value))
@@ -83,9 +81,9 @@ void print_pie(bool json, const std::string& title, const Rules& rules, const Po
               << std::endl;
     return;
   }
-  std::cout << title << ", rules: " << describe(rules) << ", pie rule\n"
-            << draw(p, rules.pits) << "openings of " << first << " (final margin for " << first
-            << "; " << second << " swaps when it is positive):\n";
+  print_heading(std::cout, title + ", pie rule", rules, p);
+  std::cout << "openings of " << first << " (final margin for " << first << "; " << second
+            << " swaps when it is positive):\n";
   for (const auto& o : pie.openings) {
     char row[128];
     std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(o.turn).c_str(),
@@ -95,9 +93,8 @@ void print_pie(bool json, const std::string& title, const Rules& rules, const Po
   }
   std::cout << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
             << result_word(pie.value) << "), best opening "
-            << format_turn(pie.openings[pie.best].turn) << "\n"
-            << "nodes: " << nodes << "   database probes: " << probes << "   time: " << seconds
-            << " s" << std::endl;
+            << format_turn(pie.openings[pie.best].turn) << "\n";
+  print_counts(std::cout, "nodes", nodes, probes, seconds);
 }
 
 int run(const SolveOptions& o) {
@@ -189,15 +186,7 @@ int run(const SolveOptions& o) {
         value_parallel(rules, position, db.get(), table_bytes, &g_stop, progress);
     if (pv.interrupted) return interrupted(pv.lower, pv.upper, pv.nodes);
     if (o.json) {
-      std::cout << JsonObject()
-                       .add("position", format_relative(position, m))
-                       .add("absolute", format_absolute(position, m))
-                       .add("pits", m)
-                       .add("rules", JsonObject()
-                                         .add("capture", to_string(rules.capture))
-                                         .add("end", to_string(rules.end))
-                                         .add("remainder", to_string(rules.remainder)))
-                       .add("to_move", side_name(position.mover))
+      std::cout << position_json(rules, position)
                        .add("value", pv.lower)
                        .add("result", result_word(pv.lower))
                        .add("value_only", true)
@@ -207,12 +196,10 @@ int run(const SolveOptions& o) {
                        .str()
                 << std::endl;
     } else {
-      std::cout << title << ", rules: " << describe(rules) << "\n"
-                << draw(position, m) << "value: " << signed_number(pv.lower) << " for "
-                << side_name(position.mover) << " (" << result_word(pv.lower)
-                << "); moves not valued (--value-only)\n"
-                << "nodes: " << pv.nodes << "   database probes: " << pv.probes
-                << "   time: " << elapsed() << " s" << std::endl;
+      print_heading(std::cout, title, rules, position);
+      std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(position.mover)
+                << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
+      print_counts(std::cout, "nodes", pv.nodes, pv.probes, elapsed());
     }
     return kExitOk;
   }

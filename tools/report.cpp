@@ -18,7 +18,6 @@ std::vector<std::string> turns(const Analysis& a) {
 }  // namespace
 
 JsonObject to_json(const Report& r) {
-  const int m = r.rules.pits;
   const Analysis& a = r.analysis;
   std::vector<JsonObject> moves;
   for (const auto& mv : a.moves)
@@ -27,16 +26,8 @@ JsonObject to_json(const Report& r) {
                         .add("value", mv.value)
                         .add("result", result_word(mv.value))
                         .add("turn", format_turn(mv.turn)));
-  JsonObject j;
-  j.add("position", format_relative(r.position, m))
-      .add("absolute", format_absolute(r.position, m))
-      .add("pits", m)
-      .add("rules", JsonObject()
-                        .add("capture", to_string(r.rules.capture))
-                        .add("end", to_string(r.rules.end))
-                        .add("remainder", to_string(r.rules.remainder)))
-      .add("to_move", side_name(r.position.mover))
-      .add("value", a.value)
+  JsonObject j = position_json(r.rules, r.position);
+  j.add("value", a.value)
       .add("result", result_word(a.value))
       .add("board_value", a.board_value)
       .add("finished", a.finished)
@@ -50,14 +41,11 @@ JsonObject to_json(const Report& r) {
 }
 
 void print_text(std::ostream& out, const Report& r) {
-  const int m = r.rules.pits;
   const Analysis& a = r.analysis;
   const char* mover = side_name(r.position.mover);
-  out << r.title << ", rules: " << describe(r.rules) << "\n"
-      << format_relative(r.position, m) << "   (absolute " << format_absolute(r.position, m)
-      << ")\n"
-      << draw(r.position, m) << "value: " << signed_number(a.value) << " for " << mover << " ("
-      << result_word(a.value) << ")";
+  print_heading(out, r.title, r.rules, r.position);
+  out << "value: " << signed_number(a.value) << " for " << mover << " (" << result_word(a.value)
+      << ")";
   if (a.finished) out << "; the game is over";
   out << "\n";
   if (!a.moves.empty()) {
@@ -77,12 +65,39 @@ void print_text(std::ostream& out, const Report& r) {
     }
     out << "\n";
   }
-  char tail[160];
-  std::snprintf(tail, sizeof tail, "%s: %llu   database probes: %llu   time: %.3f s\n",
-                r.source == "database" ? "positions looked up" : "nodes",
-                static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(r.probes),
-                r.seconds);
-  out << tail;
+  print_counts(out, r.source == "database" ? "positions looked up" : "nodes", r.nodes, r.probes,
+               r.seconds);
+}
+
+JsonObject position_json(const Rules& rules, const Position& p) {
+  const int m = rules.pits;
+  JsonObject j;
+  j.add("position", format_relative(p, m))
+      .add("absolute", format_absolute(p, m))
+      .add("pits", m)
+      .add("rules", JsonObject()
+                        .add("capture", to_string(rules.capture))
+                        .add("end", to_string(rules.end))
+                        .add("remainder", to_string(rules.remainder)))
+      .add("to_move", side_name(p.mover));
+  return j;
+}
+
+void print_heading(std::ostream& out, const std::string& title, const Rules& rules,
+                   const Position& p) {
+  const int m = rules.pits;
+  out << title << ", rules: " << describe(rules) << "\n"
+      << format_relative(p, m) << "   (absolute " << format_absolute(p, m) << ")\n"
+      << draw(p, m);
+}
+
+void print_counts(std::ostream& out, const char* what, uint64_t nodes, uint64_t probes,
+                  double seconds) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%s: %llu   database probes: %llu   time: %.3f s\n", what,
+                static_cast<unsigned long long>(nodes), static_cast<unsigned long long>(probes),
+                seconds);
+  out << line;
 }
 
 }  // namespace kalah

@@ -26,4 +26,12 @@ JsonObject to_json(const Report& r);
 // The text form: position and drawing, value, every move, best line, nodes and time.
 void print_text(std::ostream& out, const Report& r);
 
+// The parts every answer about a position shares. JSON: position (both forms), pits, rules,
+// side to move; text: the title line, both forms and the drawing; and the closing line of counts.
+JsonObject position_json(const Rules& rules, const Position& p);
+void print_heading(std::ostream& out, const std::string& title, const Rules& rules,
+                   const Position& p);
+void print_counts(std::ostream& out, const char* what, uint64_t nodes, uint64_t probes,
+                  double seconds);
+
 }  // namespace kalah
