@@ -1,4 +1,4 @@
-// parallel_solve.cpp: one task and one Solver per root move.
+// parallel_solve.cpp: one Solver per root move.
 #include "db/parallel_solve.h"
 
 #include <tbb/parallel_for.h>
@@ -8,6 +8,38 @@
 #include <vector>
 
 namespace kalah {
+
+namespace {
+
+// A root move and a Solver of its own: its table is that move's search memory.
+struct RootMove {
+  int pit;
+  MoveResult result;
+  std::unique_ptr<Solver> solver;
+  int lower, upper;  // bounds on the move's value to the mover, stores left out
+  bool done = false;
+  MoveReport report;
+};
+
+std::vector<RootMove> root_moves(const Rules& rules, const Board& b, const LeafValues* leaves,
+                                 size_t table_bytes, const std::atomic<bool>* stop) {
+  std::vector<RootMove> moves;
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (b.pits[pit] == 0) continue;
+    RootMove mv;
+    mv.pit = pit;
+    mv.result = play(rules, b, pit);
+    const int s = seeds(mv.result.board);
+    mv.lower = mv.result.gain - s;
+    mv.upper = mv.result.gain + s;
+    mv.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
+    mv.solver->set_stop_flag(stop);
+    moves.push_back(std::move(mv));
+  }
+  return moves;
+}
+
+}  // namespace
 
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop) {
@@ -20,33 +52,13 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
     return out;
   }
 
-  struct Task {
-    int pit;
-    MoveResult result;
-    std::unique_ptr<Solver> solver;
-    int lower, upper;  // bounds on the move's value to the mover, stores left out
-    bool done = false;
-    MoveReport report;
-  };
-  std::vector<Task> tasks;
-  for (int pit = 0; pit < rules.pits; ++pit) {
-    if (p.board.pits[pit] == 0) continue;
-    Task t;
-    t.pit = pit;
-    t.result = play(rules, p.board, pit);
-    const int s = seeds(t.result.board);
-    t.lower = t.result.gain - s;
-    t.upper = t.result.gain + s;
-    tasks.push_back(std::move(t));
-  }
+  std::vector<RootMove> tasks = root_moves(rules, p.board, leaves, table_bytes, stop);
 
   tbb::parallel_for(
       size_t{0}, tasks.size(), size_t{1},
       [&](size_t i) {
-        Task& t = tasks[i];
-        t.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
+        RootMove& t = tasks[i];
         Solver& solver = *t.solver;
-        solver.set_stop_flag(stop);
         const MoveResult& r = t.result;
         try {
           const int v = solver.value(r.board);
@@ -68,14 +80,14 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 
   int best = -1;
   for (size_t i = 0; i < tasks.size(); ++i) {
-    const Task& t = tasks[i];
+    const RootMove& t = tasks[i];
     out.nodes += t.solver->nodes();
     out.probes += t.solver->probes();
     out.interrupted = out.interrupted || !t.done;
     if (best < 0 || t.lower > tasks[best].lower) best = static_cast<int>(i);
   }
   int lower = tasks[0].lower, upper = tasks[0].upper;
-  for (const Task& t : tasks) {
+  for (const RootMove& t : tasks) {
     lower = std::max(lower, t.lower);
     upper = std::max(upper, t.upper);
   }
@@ -86,7 +98,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   Analysis& a = out.analysis;
   a.board_value = lower;
   a.value = out.lower;
-  for (const Task& t : tasks) a.moves.push_back(t.report);
+  for (const RootMove& t : tasks) a.moves.push_back(t.report);
   // The best line: the first best move's whole turn, then best play, from that move's solver.
   Solver& solver = *tasks[best].solver;
   const uint64_t nodes = solver.nodes(), probes = solver.probes();
@@ -115,23 +127,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     out.lower = out.upper = stores + terminal_value(rules, p.board);
     return out;
   }
-  struct Child {
-    MoveResult result;
-    std::unique_ptr<Solver> solver;  // kept from test to test: its table is the search's memory
-    int lower, upper;                // bounds on the move's value, stores left out
-  };
-  std::vector<Child> children;
-  for (int pit = 0; pit < rules.pits; ++pit) {
-    if (p.board.pits[pit] == 0) continue;
-    Child c;
-    c.result = play(rules, p.board, pit);
-    const int s = seeds(c.result.board);
-    c.lower = c.result.gain - s;
-    c.upper = c.result.gain + s;
-    c.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
-    c.solver->set_stop_flag(stop);
-    children.push_back(std::move(c));
-  }
+  std::vector<RootMove> children = root_moves(rules, p.board, leaves, table_bytes, stop);
 
   const int s = seeds(p.board);
   int lower = -s, upper = s, guess = 0;
@@ -140,7 +136,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     // Is V >= beta? Yes as soon as one move reaches beta; the other tests are then cancelled.
     // Moves known to reach it, or known to fall short, need no search.
     std::atomic<bool> reached{false};
-    for (const Child& c : children)
+    for (const RootMove& c : children)
       if (c.lower >= beta) reached = true;
     if (!reached) {
       // The likeliest to reach beta first: the highest proven value, then the highest bound,
@@ -148,7 +144,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
       std::vector<size_t> order(children.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const Child &x = children[a], &y = children[b];
+        const RootMove &x = children[a], &y = children[b];
         if (x.lower != y.lower) return x.lower > y.lower;
         if (x.upper != y.upper) return x.upper > y.upper;
         return x.result.extra_turn && (!y.result.extra_turn || a > b);
@@ -156,7 +152,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
       tbb::parallel_for(
           size_t{0}, order.size(), size_t{1},
           [&](size_t k) {
-            Child& c = children[order[k]];
+            RootMove& c = children[order[k]];
             if (reached || c.upper < beta) return;
             const MoveResult& r = c.result;
             c.solver->set_cancel_flag(&reached);
@@ -173,13 +169,14 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
               }
             } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
             }
+            c.solver->set_cancel_flag(nullptr);  // the flag lives for this test only
           },
           tbb::simple_partitioner());
     }
     // V lies between the best proven move value and the best bound of any move, whatever the
     // tests found (an interrupted one included).
     int best_lower = -s - 1, best_upper = -s - 1;
-    for (const Child& c : children) {
+    for (const RootMove& c : children) {
       best_lower = std::max(best_lower, c.lower);
       best_upper = std::max(best_upper, c.upper);
     }
@@ -194,11 +191,11 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
       ParallelValue so_far = out;
       so_far.lower = stores + lower;
       so_far.upper = stores + upper;
-      for (const Child& c : children) so_far.nodes += c.solver->nodes();
+      for (const RootMove& c : children) so_far.nodes += c.solver->nodes();
       progress(so_far);
     }
   }
-  for (const Child& c : children) {
+  for (const RootMove& c : children) {
     out.nodes += c.solver->nodes();
     out.probes += c.solver->probes();
   }
