@@ -45,7 +45,7 @@ struct RowOrder {
     for (size_t i = 0; i < order.size(); ++i) {
       ranker.row_unrank(k, order[i].second, row.data());
       uint64_t packed = 0;
-      for (int i = m - 1; i >= 0; --i) packed = (packed << 8) | row[i];
+      for (int pit = m - 1; pit >= 0; --pit) packed = (packed << 8) | row[pit];
       rows.push_back(packed);
       ranks.push_back(order[i].second);
       if (i + 1 == order.size() || order[i + 1].first != order[i].first) group_end.push_back(i + 1);
