@@ -1,0 +1,116 @@
+// golden_test.cpp: golden signatures. The layer files of a few small databases must hash to the
+// recorded SHA-256 values and a few fixed searches must visit the recorded number of nodes: a
+// change that alters either without meaning to is caught here (docs/design.md §8).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "db/database.h"
+#include "db/layer_file.h"
+#include "db/parallel_solve.h"
+#include "solver/search.h"
+#include "tests/sha256.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+// The databases whose files tests/data/golden-layers.sha256 lists.
+struct GoldenDatabase {
+  Rules rules;
+  int max_seeds;
+};
+const GoldenDatabase kGolden[] = {
+    {{4, Capture::kStandard, End::kImmediate, Remainder::kOwner}, 14},
+    {{4, Capture::kEmpty, End::kOnTurn, Remainder::kDiscard}, 14},
+    {{6, Capture::kStandard, End::kImmediate, Remainder::kOwner}, 12},
+    {{6, Capture::kEmpty, End::kImmediate, Remainder::kOwner}, 12},
+};
+
+std::vector<std::string> data_lines(const std::string& file) {
+  std::ifstream in(std::string(KALAH_TEST_DATA) + "/" + file);
+  EXPECT_TRUE(in) << "cannot read tests/data/" << file;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') lines.push_back(line);
+  return lines;
+}
+
+class Golden : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new test::TempDir();
+    for (const auto& g : kGolden) test::build(dir_->str(), g.rules, g.max_seeds);
+  }
+  static void TearDownTestSuite() { delete dir_; }
+  static test::TempDir* dir_;
+};
+test::TempDir* Golden::dir_ = nullptr;
+
+TEST(Sha256, KnownVectors) {
+  test::Sha256 empty;
+  EXPECT_EQ(empty.hex_digest(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  test::Sha256 abc;
+  abc.update("abc", 3);
+  EXPECT_EQ(abc.hex_digest(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const std::string two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  test::Sha256 long_input;
+  long_input.update(two_blocks.data(), two_blocks.size());
+  EXPECT_EQ(long_input.hex_digest(),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST_F(Golden, LayerFilesHashToTheRecordedValues) {
+  std::set<std::string> listed;
+  for (const std::string& line : data_lines("golden-layers.sha256")) {
+    std::istringstream fields(line);
+    std::string hash, name;
+    fields >> hash >> name;
+    listed.insert(name);
+    test::Sha256 sha;
+    const std::string bytes = test::read_file(dir_->str(name));
+    sha.update(bytes.data(), bytes.size());
+    EXPECT_EQ(sha.hex_digest(), hash) << name << " differs from its golden hash";
+  }
+  std::set<std::string> built;
+  for (const auto& e : std::filesystem::directory_iterator(dir_->str()))
+    built.insert(e.path().filename().string());
+  EXPECT_EQ(built, listed) << "the golden databases are not the files the hashes list";
+}
+
+TEST_F(Golden, SearchesVisitTheRecordedNodes) {
+  for (const std::string& line : data_lines("golden-nodes.txt")) {
+    std::istringstream fields(line);
+    int pits, n, db_seeds, value;
+    std::string capture, end, remainder, analysis;
+    uint64_t nodes, probes;
+    fields >> pits >> n >> capture >> end >> remainder >> analysis >> db_seeds >> value >> nodes >>
+        probes;
+    ASSERT_TRUE(fields) << "malformed line: " << line;
+    const Rules rules{pits, parse_capture(capture), parse_end(end), parse_remainder(remainder)};
+    std::unique_ptr<Database> db;
+    if (db_seeds) {
+      db = std::make_unique<Database>(dir_->str(), rules, size_t{1} << 40);
+      ASSERT_EQ(db->max_seeds(), db_seeds) << line;
+    }
+    const Position start{start_board(pits, n)};
+    if (analysis == "full") {
+      const size_t table = (db ? 32 : 256) << 20;
+      const ParallelAnalysis pa = analyse_parallel(rules, start, db.get(), table);
+      EXPECT_EQ(pa.analysis.value, value) << line;
+      EXPECT_EQ(pa.nodes, nodes) << line;
+      EXPECT_EQ(pa.probes, probes) << line;
+    } else {
+      Solver solver(rules, size_t{256} << 20, db.get());
+      EXPECT_EQ(solver.value(start.board), value) << line;
+      EXPECT_EQ(solver.nodes(), nodes) << line;
+      EXPECT_EQ(solver.probes(), probes) << line;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah
