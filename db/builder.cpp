@@ -1,213 +1,83 @@
-// builder.cpp: computing layers in parallel, and the resumable build of a database directory.
+// builder.cpp: the resumable build of a database directory.
 #include "db/builder.h"
 
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <array>
-#include <atomic>
 #include <chrono>
-#include <climits>
-#include <cstring>
 #include <filesystem>
+#include <vector>
 
-#include "db/layer_file.h"
+#include "db/file_names.h"
+#include "db/layer_solver.h"
+#include "solver/huge_array.h"
+#include "solver/threads.h"
 
 namespace kalah {
 namespace {
 
-constexpr uint8_t kUnknown = 0xFF;  // a value not computed yet; never a real encoded value
-constexpr int kBatch = 32;          // boards whose children are prefetched together
-constexpr size_t kTileRows = 16;    // y rows crossed with a whole group of x rows
+uint64_t machine_memory() {
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+}
 
-// The rows of m pits holding k seeds, in processing order: by Φ (seeds weighted by distance from
-// the far end) descending, ties by rank. Same-layer moves raise a row's Φ, so every row a move
-// leads to comes earlier; `group_end[g]` closes the g-th run of rows of equal Φ.
-struct RowOrder {
-  std::vector<uint64_t> rows;  // packed as in board_of_rows
-  std::vector<uint64_t> ranks;
-  std::vector<size_t> group_end;
+void check_memory(const BuildOptions& o, const Ranker& ranker) {
+  const uint64_t limit = o.memory_limit ? o.memory_limit : machine_memory();
+  const uint64_t peak = build_memory_estimate(ranker, o.max_seeds);
+  if (peak <= limit) return;
+  int fits = 0;
+  while (fits < o.max_seeds && build_memory_estimate(ranker, fits + 1) <= limit) ++fits;
+  throw MemoryLimitError("building up to " + std::to_string(o.max_seeds) + " seeds needs " +
+                         std::to_string(peak >> 20) + " MiB, the memory limit is " +
+                         std::to_string(limit >> 20) + " MiB (up to " + std::to_string(fits) +
+                         " seeds would fit)");
+}
 
-  RowOrder(const Ranker& ranker, int k) {
-    const int m = ranker.pits();
-    std::vector<std::pair<int, uint64_t>> order;  // (-Φ, rank)
-    std::array<uint8_t, kMaxPits> row{};
-    ranker.first_row(k, row.data());
-    uint64_t rank = 0;
-    do {
-      int phi = 0;
-      for (int i = 0; i < m; ++i) phi += (i + 1) * row[i];
-      order.emplace_back(-phi, rank++);
-    } while (ranker.next_row(row.data()));
-    std::sort(order.begin(), order.end());
-    for (size_t i = 0; i < order.size(); ++i) {
-      ranker.row_unrank(k, order[i].second, row.data());
-      uint64_t packed = 0;
-      for (int pit = m - 1; pit >= 0; --pit) packed = (packed << 8) | row[pit];
-      rows.push_back(packed);
-      ranks.push_back(order[i].second);
-      if (i + 1 == order.size() || order[i + 1].first != order[i].first) group_end.push_back(i + 1);
+// Which layers are on disk and valid (checksums included); removes temporary files left by an
+// interrupted build.
+std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
+  std::vector<bool> valid(o.max_seeds + 1, false);
+  for (int s = 1; s <= o.max_seeds; ++s) {
+    const std::string path = layer_path(o.dir, o.rules, s);
+    std::filesystem::remove(path + ".tmp");
+    if (!std::filesystem::exists(path)) continue;
+    try {
+      LayerFile(path, o.rules, s).check_body();
+      valid[s] = true;
+    } catch (const DatabaseError& e) {
+      observer.note(std::string(e.what()) + "; rebuilding it");
     }
   }
-};
+  return valid;
+}
 
-// Computes boards in batches: first every child of every board of the batch is located and its
-// byte prefetched, then the values are read. Lookups into big layers miss the caches; this lets
-// the misses of a whole batch overlap instead of paying them one after another.
-class BatchSolver {
- public:
-  BatchSolver(const Rules& rules, const Ranker& ranker, int s,
-              const std::vector<const uint8_t*>& layers, uint8_t* out)
-      : rules_(rules), ranker_(ranker), s_(s), layers_(layers), out_(out) {}
-
-  // Queues board (mover row `mover`, opponent row `opponent` with their ranks, k seeds in the
-  // mover's row); all boards it depends on must be computed or queued before it.
-  void add(uint64_t mover, uint64_t opponent, int k, uint64_t mover_rank, uint64_t opponent_rank) {
-    const int m = rules_.pits;
-    Pending& p = pending_[count_++];
-    const Board b = board_of_rows(mover, opponent, m);
-    p.rank = ranker_.rank_of_rows(s_, k, mover_rank, opponent_rank);
-    p.children = 0;
-    if (is_terminal(rules_, b)) {
-      p.best = terminal_value(rules_, b);
-    } else {
-      p.best = INT_MIN;
-      for (int pit = 0; pit < m; ++pit) {
-        const int n = b.pits[pit];
-        if (n == 0) continue;
-        const MoveResult mr = play(rules_, b, pit);
-        const Board& c = mr.board;
-        if (is_terminal(rules_, c)) {
-          p.best = std::max(p.best, move_value(mr, terminal_value(rules_, c)));
-          continue;
-        }
-        // A sowing that stops at or before the store and captures nothing keeps the opponent's
-        // row: its rank is known. It is the child's opponent row after an extra turn, its mover
-        // row otherwise.
-        const bool kept = n <= m - pit && !mr.capture;
-        const uint64_t child_mover =
-            kept && !mr.extra_turn ? opponent_rank : ranker_.row_rank(&c.pits[0]);
-        const uint64_t child_opponent =
-            kept && mr.extra_turn ? opponent_rank : ranker_.row_rank(&c.pits[m]);
-        const int cs = s_ - mr.gain;
-        const uint8_t* at =
-            layers_[cs] + ranker_.rank_of_rows(cs, mover_seeds(c, m), child_mover, child_opponent);
-        __builtin_prefetch(at);
-        p.child[p.children++] = {at, static_cast<int16_t>(mr.extra_turn ? mr.gain : -mr.gain),
-                                 static_cast<int8_t>(mr.extra_turn ? 1 : -1),
-                                 static_cast<uint8_t>(cs)};
-      }
-    }
-    if (count_ == kBatch) flush();
-  }
-
-  // Computes every queued board.
-  void flush() {
-    for (int i = 0; i < count_; ++i) {
-      Pending& p = pending_[i];
-      int best = p.best;
-      for (int j = 0; j < p.children; ++j) {
-        const Child& c = p.child[j];
-        const uint8_t e = *c.at;
-        if (e == kUnknown) throw std::logic_error("builder read a value not computed yet");
-        // gain + V(child) after an extra turn, gain - V(child) otherwise.
-        best = std::max(best, c.sign * (c.signed_gain + decode_value(rules_, c.layer, e)));
-      }
-      out_[p.rank] = encode_value(rules_, s_, best);
-    }
-    count_ = 0;
-  }
-
- private:
-  struct Child {
-    const uint8_t* at;
-    int16_t signed_gain;  // gain when the sign is +1, -gain when it is -1
-    int8_t sign;
-    uint8_t layer;
-  };
-  struct Pending {
-    uint64_t rank;
-    int best;  // over the terminal children
-    int children;
-    Child child[kMaxPits];
-  };
-
-  const Rules& rules_;
-  const Ranker& ranker_;
-  const int s_;
-  const std::vector<const uint8_t*>& layers_;
-  uint8_t* const out_;
-  Pending pending_[kBatch];
-  int count_ = 0;
-};
-
-// Computes the boards of layer s whose rows hold k and s-k seeds (both orders). Same-layer moves
-// stay among these boards: (x, y) leads to (y, x') and (y, x) to (x, y') with x', y' of higher Φ.
-// So the cells (x, y), x and y in Φ-descending order, are done row after row, and all cells of
-// two groups of equal Φ are independent of each other: those are batched.
-void compute_row_pair(const Rules& rules, const Ranker& ranker, int s, int k,
-                      const std::vector<const uint8_t*>& layers, uint8_t* out,
-                      const std::function<void(uint64_t)>& progress) {
-  const RowOrder xs(ranker, k), ys(ranker, s - k);
-  const bool self = 2 * k == s;  // x and y range over the same rows: each board once
-  BatchSolver solver(rules, ranker, s, layers, out);
-  size_t x_begin = 0;
-  for (size_t x_end : xs.group_end) {
-    size_t y_begin = 0;
-    for (size_t y_end : ys.group_end) {
-      // Cells of one pair of groups are independent: take them in tiles of a few x rows by a few
-      // y rows. The children of (x, y) lie in slices picked by x or by y (the row a move leaves
-      // alone or the row it feeds), which then stay cached across the tile.
-      for (size_t x_tile = x_begin; x_tile < x_end; x_tile += kTileRows) {
-        for (size_t y_tile = y_begin; y_tile < y_end; y_tile += kTileRows) {
-          for (size_t i = x_tile; i < std::min(x_end, x_tile + kTileRows); ++i) {
-            for (size_t j = y_tile; j < std::min(y_end, y_tile + kTileRows); ++j) {
-              solver.add(xs.rows[i], ys.rows[j], k, xs.ranks[i], ys.ranks[j]);
-              // In the self pair, board (y, x) belongs to cell (y, x) unless that one comes later.
-              if (!self || j > i)
-                solver.add(ys.rows[j], xs.rows[i], s - k, ys.ranks[j], xs.ranks[i]);
-            }
-          }
-        }
-      }
-      solver.flush();  // the next cells may depend on these
-      y_begin = y_end;
-    }
-    if (progress) progress((x_end - x_begin) * ys.rows.size() * (self ? 1 : 2));
-    x_begin = x_end;
-  }
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
 
-void compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                   const std::vector<const uint8_t*>& lower, uint8_t* out,
-                   const std::function<void(uint64_t)>& progress) {
-  const uint64_t size = ranker.layer_size(s);
-  std::memset(out, kUnknown, size);
-  std::vector<const uint8_t*> layers = lower;
-  layers.resize(s + 1);
-  layers[s] = out;
-  // Row pairs (k, s-k) are independent: largest first, so the threads finish together.
-  std::vector<int> ks;
-  for (int k = 0; 2 * k <= s; ++k) ks.push_back(k);
-  std::sort(ks.begin(), ks.end(), [&](int a, int b) {
-    return ranker.row_count(a) * ranker.row_count(s - a) >
-           ranker.row_count(b) * ranker.row_count(s - b);
-  });
-  std::atomic<uint64_t> done{0};
-  tbb::parallel_for(
-      size_t{0}, ks.size(), size_t{1},
-      [&](size_t i) {
-        compute_row_pair(rules, ranker, s, ks[i], layers, out, [&](uint64_t boards) {
-          const uint64_t total = done.fetch_add(boards) + boards;
-          if (progress) progress(total);
-        });
-      },
-      tbb::simple_partitioner());
-  if (std::memchr(out, kUnknown, size)) throw std::logic_error("builder left a board uncomputed");
+void validate(const BuildOptions& o) {
+  validate(o.rules);
+  if (o.max_seeds < 1 || o.max_seeds > max_layer(o.rules))
+    throw std::invalid_argument("max seeds must be 1.." + std::to_string(max_layer(o.rules)) +
+                                " for these rules, got " + std::to_string(o.max_seeds));
+  if (o.zstd_level < 1 || o.zstd_level > 19)
+    throw std::invalid_argument("zstd level must be 1..19, got " + std::to_string(o.zstd_level));
+  thread_count(o.threads);
+  try {
+    Ranker(o.rules.pits, o.max_seeds);
+  } catch (const std::overflow_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+}
+
+void BuildTotals::add(const LayerEvent& e) {
+  boards += e.boards;
+  file_bytes += e.file_bytes;
+  if (e.reused) return;
+  built_boards += e.boards;
+  built_bytes += e.file_bytes;
+  built_seconds += e.seconds;
+  compute_seconds += e.compute_seconds;
 }
 
 uint64_t build_memory_estimate(const Ranker& ranker, int s) {
@@ -217,47 +87,19 @@ uint64_t build_memory_estimate(const Ranker& ranker, int s) {
 }
 
 void build_database(const BuildOptions& o, BuildObserver& observer) {
-  validate(o.rules);
-  if (o.max_seeds < 1 || o.max_seeds > max_layer(o.rules))
-    throw std::invalid_argument("--max-seeds must be 1.." + std::to_string(max_layer(o.rules)) +
-                                " for these rules, got " + std::to_string(o.max_seeds));
-  if (o.zstd_level < 1 || o.zstd_level > 19)
-    throw std::invalid_argument("--zstd-level must be 1..19, got " + std::to_string(o.zstd_level));
+  validate(o);
   const Ranker ranker(o.rules.pits, o.max_seeds);
-  const uint64_t limit =
-      o.memory_limit ? o.memory_limit
-                     : static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-  const uint64_t peak = build_memory_estimate(ranker, o.max_seeds);
-  if (peak > limit) {
-    int fits = 0;
-    while (fits < o.max_seeds && build_memory_estimate(ranker, fits + 1) <= limit) ++fits;
-    throw MemoryLimitError("building up to " + std::to_string(o.max_seeds) + " seeds needs " +
-                           std::to_string(peak >> 20) + " MiB, the memory limit is " +
-                           std::to_string(limit >> 20) + " MiB (up to " + std::to_string(fits) +
-                           " seeds would fit)");
-  }
+  check_memory(o, ranker);
   std::filesystem::create_directories(o.dir);
-  tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
-                              o.threads > 0 ? o.threads : tbb::this_task_arena::max_concurrency());
+  const ThreadLimit threads(o.threads);
 
-  // Which layers are already on disk and valid; those below the top layer to build are loaded.
-  std::vector<bool> valid(o.max_seeds + 1, false);
+  // Valid layers are kept; those below the top layer to build are loaded for it.
+  const std::vector<bool> valid = valid_layers(o, observer);
   int top_to_build = 0;
-  for (int s = 1; s <= o.max_seeds; ++s) {
-    const std::string path = o.dir + "/" + layer_file_name(o.rules, s);
-    std::filesystem::remove(path + ".tmp");  // left by an interrupted build
-    if (std::filesystem::exists(path)) {
-      try {
-        LayerFile(path, o.rules, s).check_body();
-        valid[s] = true;
-      } catch (const DatabaseError& e) {
-        observer.note(std::string(e.what()) + "; rebuilding it");
-      }
-    }
+  for (int s = 1; s <= o.max_seeds; ++s)
     if (!valid[s]) top_to_build = s;
-  }
 
-  std::vector<BigArray> layers(o.max_seeds + 1);
+  std::vector<HugeArray<uint8_t>> layers(o.max_seeds + 1);
   std::vector<const uint8_t*> lower(o.max_seeds + 1, nullptr);
   for (int s = 1; s <= o.max_seeds; ++s) {
     LayerEvent ev;
@@ -267,25 +109,24 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
     ev.reused = valid[s];
     observer.layer_started(ev);
     const auto t0 = std::chrono::steady_clock::now();
-    const std::string path = o.dir + "/" + layer_file_name(o.rules, s);
+    const std::string path = layer_path(o.dir, o.rules, s);
     const bool needed_later = s < top_to_build;
     if (valid[s] && needed_later) {
-      layers[s] = BigArray(ev.boards);
+      layers[s] = HugeArray<uint8_t>(ev.boards);
       LayerFile(path, o.rules, s).read_all(layers[s].data());
     } else if (!valid[s]) {
-      layers[s] = BigArray(ev.boards);
+      layers[s] = HugeArray<uint8_t>(ev.boards);
       compute_layer(o.rules, ranker, s, lower, layers[s].data(),
                     [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
-      ev.compute_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ev.compute_seconds = since(t0);
       write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards, o.zstd_level);
     }
     lower[s] = layers[s].data();
     ev.file_bytes = std::filesystem::file_size(path);
-    ev.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ev.seconds = since(t0);
     observer.layer_finished(ev);
     if (!needed_later) {  // nothing above needs it in memory any more
-      layers[s] = BigArray();
+      layers[s] = HugeArray<uint8_t>();
       lower[s] = nullptr;
     }
   }

@@ -1,38 +1,20 @@
-// builder.h: building a database layer by layer (retrograde analysis by seeds on the board).
+// builder.h: building a database directory layer by layer, resumably (docs/design.md §5).
 //
-// Layer s holds V of every board with s seeds (rank order, solver/rank.h). A board's value is the
-// best over its moves of gain ± V(child); children lie in lower layers (seeds reached a store) or
-// in layer s itself (a sowing that stays in the mover's row). Those same-layer moves never form a
-// cycle (design §4), so one pass suffices if boards come in the right order:
-//
-// A same-layer move from (x, y) (mover row x, opponent row y) leads to (y, x') with x' of higher Φ,
-// so the boards whose rows hold k and s-k seeds form a closed "row pair": independent of the other
-// pairs (parallel tasks) and computable cell by cell, cells (x, y) in Φ-descending order of x and
-// of y (both boards (x, y) and (y, x) per cell). Cells of two groups of equal Φ are independent:
-// they are taken in tiles of a few rows by a few rows for cache reuse, and their children are
-// located and prefetched a batch at a time before being read (the lookups miss the caches).
-// Every board is computed once, by one thread: the files do not depend on the thread count.
+// Layers 1..S are computed in increasing s (db/layer_solver.h), each written to a temporary name,
+// synced and renamed (db/layer_file.h): an interrupted build loses at most the layer in
+// progress, and a rerun keeps every valid file and gives byte-identical files for any thread
+// count. All layers up to the one being built are held raw, one byte per board.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
-#include "db/big_array.h"
 #include "db/layer_file.h"
 #include "solver/rank.h"
 #include "solver/rules.h"
 
 namespace kalah {
-
-// Computes one layer from the complete lower layers, with the calling thread's oneTBB arena.
-// lower[t] holds layer t for t < s (lower[0] may be empty: the empty board is terminal).
-// `progress(done)` is called from worker threads with boards finished so far (may be empty).
-void compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                   const std::vector<const uint8_t*>& lower, uint8_t* out,
-                   const std::function<void(uint64_t)>& progress = {});
 
 struct BuildOptions {
   std::string dir;
@@ -43,16 +25,22 @@ struct BuildOptions {
   int zstd_level = kDefaultZstdLevel;
 };
 
+// Throws std::invalid_argument naming the option that is out of range (rules, max seeds for
+// these rules, threads, zstd level, or layers too big to rank in 64 bits).
+void validate(const BuildOptions& options);
+
 struct LayerEvent {
   int seeds = 0;
   uint64_t boards = 0;
   uint64_t memory = 0;         // estimated bytes held while building this layer
-  bool reused = false;         // an existing valid file was loaded instead
+  bool reused = false;         // an existing valid file was kept instead
   double seconds = 0;          // compute and write time
   double compute_seconds = 0;  // of which computing values
   uint64_t file_bytes = 0;
 };
 
+// What a build reports while it runs; called from the building thread, except layer_progress,
+// which worker threads call.
 struct BuildObserver {
   virtual ~BuildObserver() = default;
   virtual void layer_started(const LayerEvent&) {}
@@ -61,14 +49,23 @@ struct BuildObserver {
   virtual void note(const std::string&) {}
 };
 
-// Builds or resumes DIR for layers 1..max_seeds: valid layer files are loaded, missing or invalid
-// ones computed and written atomically. Throws DatabaseError, std::invalid_argument (bad options)
-// or MemoryLimitError.
-void build_database(const BuildOptions& options, BuildObserver& observer);
+// A build's layers summed up: every layer, and those computed (not kept) apart.
+struct BuildTotals {
+  uint64_t boards = 0, file_bytes = 0;
+  uint64_t built_boards = 0, built_bytes = 0;
+  double built_seconds = 0, compute_seconds = 0;
+
+  void add(const LayerEvent& e);
+};
 
 struct MemoryLimitError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Builds or resumes DIR for layers 1..max_seeds: valid layer files are kept, missing or invalid
+// ones computed and written atomically. Throws std::invalid_argument (bad options, see
+// validate), MemoryLimitError (before any work) or DatabaseError.
+void build_database(const BuildOptions& options, BuildObserver& observer);
 
 // Bytes held while building layer s: layers 0..s raw (one byte per board) and a fixed 64 MiB for
 // the writer's buffers, tables and code.

@@ -5,38 +5,28 @@
 // block is an exception naming the file, never a value.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "db/big_array.h"
+#include "db/block_cache.h"
+#include "db/file_names.h"
 #include "db/layer_file.h"
+#include "solver/leaf_values.h"
 #include "solver/rank.h"
-#include "solver/search.h"
 
 namespace kalah {
-
-// The variants found in a directory, each with the layers present (not yet validated).
-struct VariantFiles {
-  Rules rules;
-  std::vector<int> layers;  // ascending
-};
-std::vector<VariantFiles> list_variants(const std::string& dir);
 
 class Database : public LeafValues {
  public:
   static constexpr size_t kDefaultCacheBytes = size_t{256} << 20;
 
   // Opens layers 1..S of `rules` in dir: all must be present (no gaps) and their headers and
-  // indexes valid. Throws DatabaseError naming the directory or file.
+  // indexes valid. Throws DatabaseError naming the directory or file. `cache_bytes` caps the
+  // decoded blocks held (db/block_cache.h).
   Database(const std::string& dir, const Rules& rules, size_t cache_bytes = kDefaultCacheBytes);
-  ~Database() override;
-  Database(const Database&) = delete;
-  Database& operator=(const Database&) = delete;
 
   const Rules& rules() const { return rules_; }
   int max_seeds() const override { return static_cast<int>(layers_.size()); }
@@ -48,36 +38,15 @@ class Database : public LeafValues {
   // V of b, which must have at most max_seeds() seeds (the search's leaf interface).
   int value(const Board& b) const override { return *probe(b); }
   // Prefetches b's value when its block is decoded already (b has at most max_seeds() seeds).
-  void prefetch(const Board& b) const override;
+  void prefetch(const Board& b) const override { cache_->prefetch(seeds(b), ranker_.rank(b)); }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
-  uint8_t encoded(int s, uint64_t r) const;
+  uint8_t encoded(int s, uint64_t r) const { return cache_->value(s, r); }
 
  private:
-  // Decoded blocks live in slots[s][block], guarded by the mutex of shard block % kShards, and
-  // are read under that lock (a single byte), so eviction can never free a block being read.
-  // Eviction is CLOCK per shard: a block probed since the hand last passed gets another round.
-  // When the cache can hold the whole database nothing is ever evicted, and a block once
-  // published (release) is read without the lock: the search's probes then cost one load.
-  struct Slot {
-    std::atomic<uint8_t*> data{nullptr};  // owned unless in an arena; freed on eviction
-    bool referenced = false;
-  };
-  struct Shard {
-    std::mutex mutex;
-    std::vector<std::pair<int, uint64_t>> resident;  // (layer, block), the clock's ring
-    size_t hand = 0;
-    size_t bytes = 0;
-  };
-  static constexpr int kShards = 64;
-
   Rules rules_;
-  std::vector<std::unique_ptr<LayerFile>> layers_;
   Ranker ranker_;
-  size_t shard_limit_;
-  bool resident_ = false;  // the cache holds every block: no eviction, lock-free reads
-  mutable std::vector<BigArray> arenas_;  // resident: [s] holds layer s, blocks decoded in place
-  mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
-  mutable Shard shards_[kShards];
+  std::vector<std::unique_ptr<LayerFile>> layers_;
+  std::unique_ptr<BlockCache> cache_;
 };
 
 }  // namespace kalah

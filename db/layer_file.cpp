@@ -10,8 +10,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 
 #include "db/checksum.h"
+#include "db/file_names.h"
 
 namespace kalah {
 namespace {
@@ -27,26 +29,46 @@ uint64_t get(const unsigned char* p, int bytes) {
   return v;
 }
 
+// The header's fields at their offsets (layout in layer_file.h): the one table that both writing
+// and reading use. f(offset, bytes, field) is called for each; the magic and the header's own
+// checksum (kHeaderChecksumAt) are handled apart.
+constexpr size_t kHeaderChecksumAt = 80;
+template <class Header, class F>
+void for_each_field(Header& h, F&& f) {
+  f(8, 4, h.version);
+  f(12, 1, h.rules.pits);
+  f(13, 1, h.rules.capture);
+  f(14, 1, h.rules.end);
+  f(15, 1, h.rules.remainder);
+  f(16, 2, h.seeds);
+  f(18, 1, h.encoding);
+  f(19, 1, h.transform);
+  f(20, 4, h.boards_per_block);
+  f(24, 8, h.boards);
+  f(32, 8, h.blocks);
+  f(40, 8, h.index_offset);
+  f(48, 8, h.file_size);
+  f(56, 4, h.flags);
+  f(64, 8, h.body_checksum);
+  f(72, 8, h.index_checksum);
+}
+
 void serialize(const LayerHeader& h, unsigned char* out) {
   std::memset(out, 0, kHeaderSize);
   std::memcpy(out, kMagic, 8);
-  put(out + 8, h.version, 4);
-  put(out + 12, h.rules.pits, 1);
-  put(out + 13, static_cast<uint8_t>(h.rules.capture), 1);
-  put(out + 14, static_cast<uint8_t>(h.rules.end), 1);
-  put(out + 15, static_cast<uint8_t>(h.rules.remainder), 1);
-  put(out + 16, h.seeds, 2);
-  put(out + 18, h.encoding, 1);
-  put(out + 19, h.transform, 1);
-  put(out + 20, h.boards_per_block, 4);
-  put(out + 24, h.boards, 8);
-  put(out + 32, h.blocks, 8);
-  put(out + 40, h.index_offset, 8);
-  put(out + 48, h.file_size, 8);
-  put(out + 56, h.flags, 4);
-  put(out + 64, h.body_checksum, 8);
-  put(out + 72, h.index_checksum, 8);
-  put(out + 80, Checksum::of(out, kHeaderSize), 8);  // field 80 is still 0 here
+  for_each_field(h, [&](size_t at, int bytes, const auto& field) {
+    put(out + at, static_cast<uint64_t>(field), bytes);
+  });
+  put(out + kHeaderChecksumAt, Checksum::of(out, kHeaderSize), 8);  // still 0 while hashed
+}
+
+// The fields of a raw header; the magic and the header checksum are the caller's to check.
+LayerHeader parse(const unsigned char* raw) {
+  LayerHeader h;
+  for_each_field(h, [&](size_t at, int bytes, auto& field) {
+    field = static_cast<std::remove_reference_t<decltype(field)>>(get(raw + at, bytes));
+  });
+  return h;
 }
 
 struct ZstdError {
@@ -68,10 +90,55 @@ void write_all(int fd, const void* data, size_t size, const std::string& path) {
 
 }  // namespace
 
-std::string layer_file_name(const Rules& r, int s) {
-  return "kalah-m" + std::to_string(r.pits) + "-" + to_string(r.capture) + "-" + to_string(r.end) +
-         "-" + to_string(r.remainder) + "-s" + std::to_string(s) + ".kdb";
+namespace {
+
+// Writes the blocks, then the index, at the file's current end (just past the header); fills the
+// header's layout and checksum fields. Blocks are compressed in parallel a chunk at a time and
+// written in order, so only a chunk of compressed blocks is ever held.
+void write_body(int fd, const std::string& path, const uint8_t* values, int level,
+                LayerHeader& h) {
+  struct Compressor {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    std::vector<char> buffer;
+    ~Compressor() { ZSTD_freeCCtx(cctx); }
+  };
+  tbb::enumerable_thread_specific<Compressor> compressors;
+  constexpr uint64_t kChunk = 64;
+  std::vector<std::string> frames(kChunk);
+  std::vector<unsigned char> index((h.blocks + 1) * 8);
+  Checksum body;
+  uint64_t offset = kHeaderSize;
+  for (uint64_t chunk = 0; chunk < h.blocks; chunk += kChunk) {
+    const uint64_t count = std::min(kChunk, h.blocks - chunk);
+    tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
+      Compressor& c = compressors.local();
+      const uint64_t first = (chunk + i) * h.boards_per_block;
+      const uint64_t n = std::min<uint64_t>(h.boards_per_block, h.boards - first);
+      ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
+      ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
+      c.buffer.resize(ZSTD_compressBound(n));
+      const size_t size =
+          ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values + first, n);
+      ZstdError::check(size, "compressing layer " + std::to_string(h.seeds));
+      frames[i].assign(c.buffer.data(), size);
+    });
+    for (uint64_t i = 0; i < count; ++i) {
+      put(&index[(chunk + i) * 8], offset, 8);
+      write_all(fd, frames[i].data(), frames[i].size(), path);
+      body.update(frames[i].data(), frames[i].size());
+      offset += frames[i].size();
+    }
+  }
+  put(&index[h.blocks * 8], offset, 8);
+  write_all(fd, index.data(), index.size(), path);
+  body.update(index.data(), index.size());
+  h.index_offset = offset;
+  h.file_size = offset + index.size();
+  h.index_checksum = Checksum::of(index.data(), index.size());
+  h.body_checksum = body.digest();
 }
+
+}  // namespace
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
                           uint64_t boards, int level) {
@@ -83,57 +150,15 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
 
-  const std::string path = dir + "/" + layer_file_name(rules, s);
+  const std::string path = layer_path(dir, rules, s);
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw DatabaseError(tmp + ": cannot create: " + std::strerror(errno));
   try {
     unsigned char header[kHeaderSize] = {};
     write_all(fd, header, kHeaderSize, tmp);  // the real header goes in last
-
-    // Blocks are compressed in parallel a chunk at a time and written in order, so only a chunk
-    // of compressed blocks is ever held.
-    struct Compressor {
-      ZSTD_CCtx* cctx = ZSTD_createCCtx();
-      std::vector<char> buffer;
-      ~Compressor() { ZSTD_freeCCtx(cctx); }
-    };
-    tbb::enumerable_thread_specific<Compressor> compressors;
-    constexpr uint64_t kChunk = 64;
-    std::vector<std::string> frames(kChunk);
-    std::vector<unsigned char> index((h.blocks + 1) * 8);
-    Checksum body;
-    uint64_t offset = kHeaderSize;
-    for (uint64_t chunk = 0; chunk < h.blocks; chunk += kChunk) {
-      const uint64_t count = std::min(kChunk, h.blocks - chunk);
-      tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
-        Compressor& c = compressors.local();
-        const uint64_t first = (chunk + i) * h.boards_per_block;
-        const uint64_t n = std::min<uint64_t>(h.boards_per_block, boards - first);
-        ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
-        ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
-        c.buffer.resize(ZSTD_compressBound(n));
-        const size_t size =
-            ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values + first, n);
-        ZstdError::check(size, "compressing layer " + std::to_string(s));
-        frames[i].assign(c.buffer.data(), size);
-      });
-      for (uint64_t i = 0; i < count; ++i) {
-        put(&index[(chunk + i) * 8], offset, 8);
-        write_all(fd, frames[i].data(), frames[i].size(), tmp);
-        body.update(frames[i].data(), frames[i].size());
-        offset += frames[i].size();
-      }
-    }
-    put(&index[h.blocks * 8], offset, 8);
-    write_all(fd, index.data(), index.size(), tmp);
-    body.update(index.data(), index.size());
-
-    h.index_offset = offset;
-    h.file_size = offset + index.size();
+    write_body(fd, tmp, values, level, h);
     h.flags = 1;
-    h.index_checksum = Checksum::of(index.data(), index.size());
-    h.body_checksum = body.digest();
     serialize(h, header);
     if (::pwrite(fd, header, kHeaderSize, 0) != static_cast<ssize_t>(kHeaderSize))
       throw DatabaseError(tmp + ": write failed: " + std::strerror(errno));
@@ -166,29 +191,14 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   unsigned char raw[kHeaderSize];
   pread_exact(raw, kHeaderSize, 0);
   if (std::memcmp(raw, kMagic, 8) != 0) fail("not a kalah database file (bad magic)");
-  LayerHeader& h = header_;
-  h.version = static_cast<uint32_t>(get(raw + 8, 4));
+  const uint64_t stored_header_checksum = get(raw + kHeaderChecksumAt, 8);
+  std::memset(raw + kHeaderChecksumAt, 0, 8);
+  header_ = parse(raw);
+  const LayerHeader& h = header_;
   if (h.version != kFormatVersion)
     fail("format version " + std::to_string(h.version) + ", this kalah reads version " +
          std::to_string(kFormatVersion));
-  const uint64_t stored_header_checksum = get(raw + 80, 8);
-  std::memset(raw + 80, 0, 8);
   if (Checksum::of(raw, kHeaderSize) != stored_header_checksum) fail("header checksum mismatch");
-  h.rules.pits = static_cast<int>(get(raw + 12, 1));
-  h.rules.capture = static_cast<Capture>(get(raw + 13, 1));
-  h.rules.end = static_cast<End>(get(raw + 14, 1));
-  h.rules.remainder = static_cast<Remainder>(get(raw + 15, 1));
-  h.seeds = static_cast<int>(get(raw + 16, 2));
-  h.encoding = static_cast<uint8_t>(get(raw + 18, 1));
-  h.transform = static_cast<uint8_t>(get(raw + 19, 1));
-  h.boards_per_block = static_cast<uint32_t>(get(raw + 20, 4));
-  h.boards = get(raw + 24, 8);
-  h.blocks = get(raw + 32, 8);
-  h.index_offset = get(raw + 40, 8);
-  h.file_size = get(raw + 48, 8);
-  h.flags = static_cast<uint32_t>(get(raw + 56, 4));
-  h.body_checksum = get(raw + 64, 8);
-  h.index_checksum = get(raw + 72, 8);
 
   if (!(h.rules == expect_rules))
     fail("rules " + describe(h.rules) + " (m=" + std::to_string(h.rules.pits) + "), expected " +

@@ -1,7 +1,8 @@
 // layer_file.h: the file that holds one layer of a database, and its byte layout.
 //
 // One file per rule variant and layer s: every board with s seeds on the pits, in rank order
-// (solver/rank.h), one value per board, in fixed-size blocks compressed independently with zstd.
+// (solver/rank.h), one value per board (db/value_code.h), in fixed-size blocks compressed
+// independently with zstd. File names: db/file_names.h. This header is the format's one owner.
 //
 // Layout, format version 1; all integers little endian:
 //
@@ -13,7 +14,7 @@
 //    14     1    end rule       (0 immediate, 1 on-turn)
 //    15     1    remainder rule (0 owner, 1 discard)
 //    16     2    layer s: seeds on the board
-//    18     1    value encoding (1: byte = (V+s)/2, remainder owner; 2: byte = V+s, discard)
+//    18     1    value encoding (db/value_code.h: 1 byte = (V+s)/2, owner; 2 byte = V+s, discard)
 //    19     1    transform before compression (0: none; the only one so far)
 //    20     4    boards per block
 //    24     8    boards in the layer, C(s+2m-1, 2m-1)
@@ -45,6 +46,7 @@
 #include <vector>
 
 #include "solver/rules.h"
+#include "db/value_code.h"
 
 namespace kalah {
 
@@ -72,24 +74,6 @@ struct LayerHeader {
   uint64_t body_checksum = 0;
   uint64_t index_checksum = 0;
 };
-
-// "kalah-m6-empty-immediate-owner-s24.kdb"
-std::string layer_file_name(const Rules& rules, int s);
-
-// Value encoding: one byte per board. Owner: (V+s)/2 in 0..s; discard: V+s in 0..2s.
-inline uint8_t value_encoding(const Rules& r) {
-  return r.remainder == Remainder::kOwner ? 1 : 2;
-}
-// Largest layer whose encoded values fit a byte below the builder's "not yet known" marker 255.
-inline int max_layer(const Rules& r) {
-  return r.remainder == Remainder::kOwner ? 254 : 127;
-}
-inline uint8_t encode_value(const Rules& r, int s, int v) {
-  return static_cast<uint8_t>(r.remainder == Remainder::kOwner ? (v + s) >> 1 : v + s);
-}
-inline int decode_value(const Rules& r, int s, uint8_t b) {
-  return r.remainder == Remainder::kOwner ? 2 * b - s : b - s;
-}
 
 // Writes the layer atomically: to DIR/NAME.tmp, synced, renamed to DIR/NAME, directory synced.
 // Compresses blocks in parallel (oneTBB, the caller's arena) at zstd `level`; the bytes do not

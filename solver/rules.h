@@ -1,6 +1,6 @@
 // rules.h: the rules of Kalah(m,n) in all their variants, on boards seen from the player to move.
 //
-// A Board holds only the pits: the stores never influence future play (design §3), so search and
+// A Board holds only the pits: the stores never influence future play (docs/design.md §3), so search and
 // databases work on boards, and a Position adds the stores and the absolute side to move for
 // display. Pits are indexed side-relative: [0, m) are the mover's pits in sowing order (0 is
 // farthest from the mover's store), [m, 2m) the opponent's in the opponent's sowing order. The pit
@@ -19,7 +19,7 @@
 namespace kalah {
 
 inline constexpr int kMaxPits = 8;
-// Seeds on a board are limited so that a database value (V+s)/2 fits in a byte (design §3).
+// Seeds on a board are limited so that a database value (V+s)/2 fits in a byte (docs/design.md §3).
 inline constexpr int kMaxBoardSeeds = 255;
 
 enum class Capture : uint8_t { kStandard, kEmpty };
@@ -113,12 +113,7 @@ struct MoveResult {
 // beyond the loop bounds: this is the inner loop of search and database building.
 MoveResult play(const Rules& rules, const Board& b, int pit);
 
-// Value of a move for the mover given V of the resulting board (seen from its own mover).
-inline int move_value(const MoveResult& r, int child_value) {
-  return r.extra_turn ? r.gain + child_value : r.gain - child_value;
-}
-
-// Φ of design §4: seeds weighted by their distance from their owner's far end, over both rows.
+// Φ of docs/design.md §4: seeds weighted by their distance from their owner's far end, over both rows.
 // Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
 int potential(const Board& b, int m);
 

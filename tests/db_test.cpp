@@ -13,9 +13,9 @@
 #include "db/builder.h"
 #include "db/database.h"
 #include "db/layer_file.h"
-#include "db/parallel_solve.h"
+#include "solver/parallel_search.h"
 #include "solver/notation.h"
-#include "solver/search.h"
+#include "solver/solver.h"
 #include "tests/oracle.h"
 
 namespace kalah {

@@ -10,8 +10,8 @@
 
 #include "db/database.h"
 #include "db/layer_file.h"
-#include "db/parallel_solve.h"
-#include "solver/search.h"
+#include "solver/parallel_search.h"
+#include "solver/solver.h"
 #include "tests/sha256.h"
 #include "tests/test_util.h"
 

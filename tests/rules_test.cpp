@@ -6,7 +6,7 @@
 
 #include "solver/notation.h"
 #include "solver/rank.h"
-#include "solver/search.h"
+#include "solver/solver.h"
 #include "tests/oracle.h"
 
 namespace kalah {

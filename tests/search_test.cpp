@@ -1,6 +1,8 @@
 // search_test.cpp: the alpha-beta solver against published results, against the oracle, and
 // against itself (move values, best lines, table sizes).
-#include "solver/search.h"
+#include "solver/analysis.h"
+#include "solver/openings.h"
+#include "solver/solver.h"
 
 #include <gtest/gtest.h>
 

@@ -1,16 +1,12 @@
-// cmd_bench.cpp: `kalah bench`, fixed and repeatable workloads that print throughput figures and
-// signatures (a signature changes only when results or file bytes change).
-#include <tbb/info.h>
+// cmd_bench.cpp: `kalah bench`, fixed and repeatable workloads (db/bench.h) that print throughput
+// figures and signatures.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 
-#include "db/builder.h"
-#include "db/checksum.h"
-#include "solver/search.h"
+#include "db/bench.h"
+#include "solver/threads.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
@@ -33,24 +29,40 @@ constexpr CommandHelp kHelp = {
     "  probe   random boards of that database, probed once cold and once with a warm cache;\n"
     "  search  Kalah(4,4) solved by search alone: nodes and nodes/s.\n"
     "The last line holds signatures: a hash of the database files and the search node count;\n"
-    "both must stay the same across thread counts and machines.",
+    "both must stay the same across thread counts and machines (scripts/bench.sh compares\n"
+    "them with the recorded ones).",
     "  kalah bench\n  kalah bench --max-seeds 24 --capture empty\n"};
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-struct Collect : BuildObserver {
-  double seconds = 0, compute = 0;
-  uint64_t boards = 0, bytes = 0;
-  void layer_finished(const LayerEvent& e) override {
-    if (e.reused) return;
-    seconds += e.seconds;
-    compute += e.compute_seconds;
-    boards += e.boards;
-    bytes += e.file_bytes;
+// A directory removed at the end, unless it is the user's (--keep).
+struct BenchDir {
+  std::string path;
+  bool temporary;
+  explicit BenchDir(const std::string& keep)
+      : path(keep.empty() ? (std::filesystem::temp_directory_path() /
+                             ("kalah-bench-" + std::to_string(::getpid())))
+                                .string()
+                          : keep),
+        temporary(keep.empty()) {
+    if (temporary) std::filesystem::remove_all(path);
+  }
+  ~BenchDir() {
+    if (temporary) std::filesystem::remove_all(path);
   }
 };
+
+void print_build(const BuildTotals& t, const std::string& dir) {
+  if (t.built_boards == 0) {
+    std::printf("build:  every layer was already in %s: kept, not timed\n", dir.c_str());
+    return;
+  }
+  std::printf(
+      "build:  %llu boards in %.2f s: %.2f M boards/s (computing %.2f s, %.2f M/s), "
+      "%.3f bytes/board, %s\n",
+      static_cast<unsigned long long>(t.built_boards), t.built_seconds,
+      t.built_boards / t.built_seconds / 1e6, t.compute_seconds,
+      t.built_boards / t.compute_seconds / 1e6,
+      static_cast<double>(t.built_bytes) / t.built_boards, human_bytes(t.built_bytes).c_str());
+}
 
 }  // namespace
 
@@ -68,93 +80,40 @@ int cmd_bench(const std::vector<std::string>& args) {
   add_rule_options(desc, o.flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
-  const Rules rules = make_rules(o.pits, o.flags);
-  if (o.max_seeds < 1 || o.max_seeds > max_layer(rules))
-    throw UsageError("--max-seeds must be 1.." + std::to_string(max_layer(rules)));
-
-  const bool temporary = o.keep.empty();
-  const std::string dir =
-      temporary
-          ? (std::filesystem::temp_directory_path() / ("kalah-bench-" + std::to_string(::getpid())))
-                .string()
-          : o.keep;
-  if (temporary) std::filesystem::remove_all(dir);
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      if (!dir.empty()) std::filesystem::remove_all(dir);
-    }
-  } cleanup{temporary ? dir : ""};
-
-  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
-  std::printf("bench: m=%d %s, layers 1..%d, %d thread%s\n", o.pits, describe(rules).c_str(),
-              o.max_seeds, threads, threads > 1 ? "s" : "");
-  std::fflush(stdout);
-
+  const BenchDir dir(o.keep);
   BuildOptions b;
-  b.dir = dir;
-  b.rules = rules;
+  b.dir = dir.path;
+  b.rules = make_rules(o.pits, o.flags);
   b.max_seeds = o.max_seeds;
   b.threads = o.threads;
-  Collect built;
-  build_database(b, built);
-  if (built.boards == 0)
-    std::printf("build:  every layer was already in %s: kept, not timed\n", dir.c_str());
-  else
-    std::printf(
-        "build:  %llu boards in %.2f s: %.2f M boards/s (computing %.2f s, %.2f M/s), "
-        "%.3f bytes/board, %s\n",
-        static_cast<unsigned long long>(built.boards), built.seconds,
-        built.boards / built.seconds / 1e6, built.compute, built.boards / built.compute / 1e6,
-        static_cast<double>(built.bytes) / built.boards, human_bytes(built.bytes).c_str());
+  validate(b);
+
+  const int threads = thread_count(o.threads);
+  std::printf("bench: m=%d %s, layers 1..%d, %d thread%s\n", o.pits, describe(b.rules).c_str(),
+              o.max_seeds, threads, threads > 1 ? "s" : "");
+  std::fflush(stdout);
+  print_build(bench_build(b), dir.path);
   std::fflush(stdout);
 
-  const Database db(dir, rules, size_t{4} << 30);
-  Checksum signature;
-  for (int s = 1; s <= db.max_seeds(); ++s) {
-    const uint64_t c = db.layer(s).header().body_checksum;
-    signature.update(&c, sizeof c);
-  }
-  // Random boards, each layer weighted by its size.
-  std::mt19937_64 rng(2026);
-  std::vector<Board> boards(o.probes);
-  std::vector<double> weights;
-  for (int s = 0; s <= db.max_seeds(); ++s)
-    weights.push_back(s ? static_cast<double>(db.ranker().layer_size(s)) : 0.0);
-  std::discrete_distribution<int> layer_of(weights.begin(), weights.end());
-  for (auto& board : boards) {
-    const int s = layer_of(rng);
-    board = db.ranker().unrank(
-        s, std::uniform_int_distribution<uint64_t>(0, db.ranker().layer_size(s) - 1)(rng));
-  }
-  int64_t sum = 0;
-  auto t0 = std::chrono::steady_clock::now();
-  for (const auto& board : boards) sum += *db.probe(board);
-  const double cold = since(t0);
-  t0 = std::chrono::steady_clock::now();
-  for (const auto& board : boards) sum -= *db.probe(board);
-  const double warm = since(t0);
-  if (sum != 0) throw std::logic_error("probes disagree between passes");
+  const Database db(dir.path, b.rules, size_t{4} << 30);
+  const ProbeBench probe = bench_probes(db, o.probes);
   std::printf(
       "probe:  %llu random boards: cold cache %.2f s (%.2f M/s), warm %.3f s (%.2f M/s), "
       "1 thread\n",
-      static_cast<unsigned long long>(o.probes), cold, o.probes / cold / 1e6, warm,
-      o.probes / warm / 1e6);
+      static_cast<unsigned long long>(probe.probes), probe.cold_seconds,
+      probe.probes / probe.cold_seconds / 1e6, probe.warm_seconds,
+      probe.probes / probe.warm_seconds / 1e6);
   std::fflush(stdout);
 
-  const Rules search_rules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
-  Solver solver(search_rules, size_t{256} << 20);
-  t0 = std::chrono::steady_clock::now();
-  const int v = solver.value(start_board(4, 4));
-  const double search_seconds = since(t0);
+  const SearchBench search = bench_search();
   std::printf(
       "search: Kalah(4,4) standard by search alone: %+d, %llu nodes in %.3f s (%.2f M "
       "nodes/s)\n",
-      v, static_cast<unsigned long long>(solver.nodes()), search_seconds,
-      solver.nodes() / search_seconds / 1e6);
+      search.value, static_cast<unsigned long long>(search.nodes), search.seconds,
+      search.nodes / search.seconds / 1e6);
   std::printf("signature: database %016llx  search %llu\n",
-              static_cast<unsigned long long>(signature.digest()),
-              static_cast<unsigned long long>(solver.nodes()));
+              static_cast<unsigned long long>(database_signature(db)),
+              static_cast<unsigned long long>(search.nodes));
   return kExitOk;
 }
 

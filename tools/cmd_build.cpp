@@ -1,5 +1,4 @@
 // cmd_build.cpp: `kalah build`, building or resuming a database directory.
-#include <tbb/info.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -9,6 +8,7 @@
 
 #include "db/builder.h"
 #include "db/layer_file.h"
+#include "solver/threads.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
@@ -85,13 +85,7 @@ class Reporter : public BuildObserver {
                     human_bytes(e.file_bytes).c_str());
     std::cout << (live_ ? "\r" + head_ : std::string()) << buf << (live_ ? "\033[K" : "") << "\n"
               << std::flush;
-    total_boards_ += e.boards;
-    total_bytes_ += e.file_bytes;
-    if (!e.reused) {
-      built_boards_ += e.boards;
-      built_seconds_ += e.seconds;
-      compute_seconds_ += e.compute_seconds;
-    }
+    totals_.add(e);
   }
 
   void note(const std::string& text) override {
@@ -100,14 +94,15 @@ class Reporter : public BuildObserver {
   }
 
   void summary() const {
+    const BuildTotals& t = totals_;
     std::printf("total: %llu boards, %s on disk (%.3f bytes/board)",
-                static_cast<unsigned long long>(total_boards_), human_bytes(total_bytes_).c_str(),
-                static_cast<double>(total_bytes_) / std::max<uint64_t>(total_boards_, 1));
-    if (built_boards_)
+                static_cast<unsigned long long>(t.boards), human_bytes(t.file_bytes).c_str(),
+                static_cast<double>(t.file_bytes) / std::max<uint64_t>(t.boards, 1));
+    if (t.built_boards)
       std::printf("; built %llu boards in %.1f s (%.2f M boards/s; computing %.1f s, %.2f M/s)",
-                  static_cast<unsigned long long>(built_boards_), built_seconds_,
-                  built_boards_ / built_seconds_ / 1e6, compute_seconds_,
-                  built_boards_ / compute_seconds_ / 1e6);
+                  static_cast<unsigned long long>(t.built_boards), t.built_seconds,
+                  t.built_boards / t.built_seconds / 1e6, t.compute_seconds,
+                  t.built_boards / t.compute_seconds / 1e6);
     std::printf("\n");
   }
 
@@ -116,8 +111,7 @@ class Reporter : public BuildObserver {
   std::mutex mutex_;
   std::string head_;
   std::chrono::steady_clock::time_point start_, last_;
-  uint64_t total_boards_ = 0, total_bytes_ = 0, built_boards_ = 0;
-  double built_seconds_ = 0, compute_seconds_ = 0;
+  BuildTotals totals_;
 };
 
 }  // namespace
@@ -133,31 +127,25 @@ int cmd_build(const std::vector<std::string>& args) {
       "threads", po::value(&o.threads)->default_value(0)->value_name("T"),
       "worker threads; 0 = all cores")(
       "memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
-      "refuse layers that need more memory than this; 0 = the machine's memory");
+      "refuse layers that need more memory than this; 0 = the machine's memory")(
+      "zstd-level", po::value(&o.zstd_level)->default_value(o.zstd_level)->value_name("L"),
+      "zstd compression level 1..19: higher is smaller and slower to build, as fast to read");
   add_rule_options(desc, o.rule_flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
+  if (!(o.memory_gib >= 0 && o.memory_gib < 1e9))
+    throw UsageError("--memory must be 0 (the machine's memory) or a size in GiB, got " +
+                     std::to_string(o.memory_gib));
   BuildOptions b;
   b.rules = make_rules(o.pits, o.rule_flags);
   b.dir = o.dir;
   b.max_seeds = o.max_seeds;
-  if (o.max_seeds < 1 || o.max_seeds > max_layer(b.rules))
-    throw UsageError("--max-seeds must be 1.." + std::to_string(max_layer(b.rules)) + ", got " +
-                     std::to_string(o.max_seeds));
-  if (o.threads < 0 || o.threads > 1024)
-    throw UsageError("--threads must be 0..1024, got " + std::to_string(o.threads));
-  if (o.memory_gib < 0) throw UsageError("--memory must be positive");
   b.threads = o.threads;
   b.zstd_level = o.zstd_level;
-  if (o.zstd_level < 1 || o.zstd_level > 19) throw UsageError("--zstd-level must be 1..19");
   b.memory_limit = static_cast<uint64_t>(o.memory_gib * (1ull << 30));
-  try {
-    Ranker check(b.rules.pits, b.max_seeds);
-  } catch (const std::overflow_error& e) {
-    throw UsageError(e.what());
-  }
+  validate(b);
 
-  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
+  const int threads = thread_count(o.threads);
   std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
             << ", layers 1.." << o.max_seeds << ", " << threads << " thread"
             << (threads > 1 ? "s" : "") << "\n"

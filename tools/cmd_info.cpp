@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "db/census.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
@@ -38,7 +39,7 @@ int cmd_info(const std::vector<std::string>& args) {
     for (int s : v.layers) {
       if (s != expected) std::printf("  (layers %d..%d missing)\n", expected, s - 1);
       expected = s + 1;
-      const std::string path = dir + "/" + layer_file_name(v.rules, s);
+      const std::string path = layer_path(dir, v.rules, s);
       try {
         const LayerFile f(path, v.rules, s);
         const auto& h = f.header();
@@ -47,8 +48,8 @@ int cmd_info(const std::vector<std::string>& args) {
             "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu\n", s,
             static_cast<unsigned long long>(h.boards), static_cast<unsigned long long>(h.file_size),
             static_cast<double>(h.file_size) / h.boards,
-            static_cast<double>(h.boards) / h.file_size, static_cast<unsigned long long>(wdl[0]),
-            static_cast<unsigned long long>(wdl[1]), static_cast<unsigned long long>(wdl[2]));
+            static_cast<double>(h.boards) / h.file_size, static_cast<unsigned long long>(wdl.wins),
+            static_cast<unsigned long long>(wdl.draws), static_cast<unsigned long long>(wdl.losses));
         boards += h.boards;
         bytes += h.file_size;
       } catch (const DatabaseError& e) {

@@ -48,7 +48,6 @@ class Querier {
     const int s = seeds(p.board);
 
     Report report;
-    report.title = "position";
     report.rules = rules;
     report.position = p;
     const auto t0 = std::chrono::steady_clock::now();
@@ -73,10 +72,12 @@ class Querier {
                        std::to_string(db.max_seeds()) + " (add --search to solve it by search)");
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (o_.json)
+    if (o_.json) {
       std::cout << to_json(report).str() << "\n";
-    else
+    } else {
+      print_heading(std::cout, "position", rules, p);
       print_text(std::cout, report);
+    }
     std::cout.flush();
   }
 

@@ -8,9 +8,9 @@
 #include <iostream>
 
 #include "db/database.h"
-#include "db/parallel_solve.h"
 #include "solver/notation.h"
-#include "solver/search.h"
+#include "solver/openings.h"
+#include "solver/parallel_search.h"
 #include "tools/cli.h"
 #include "tools/report.h"
 
@@ -56,170 +56,159 @@ extern "C" void on_interrupt(int) {
   g_stop.store(true);
 }
 
-void print_pie(bool json, const std::string& title, const Rules& rules, const Position& p,
-               const PieAnalysis& pie, uint64_t nodes, uint64_t probes, double seconds) {
-  const char* first = side_name(p.mover);
-  const char* second = side_name(other(p.mover));
-  if (json) {
-    std::vector<JsonObject> list;
-    for (const auto& o : pie.openings)
-      list.push_back(JsonObject()
-                         .add("turn", format_turn(o.turn))
-                         .add("value", o.value)
-                         .add("swap", o.swapped)
-                         .add("value_with_pie", -std::abs(o.value)));
-    std::cout << position_json(rules, p)
-                     .add("pie", true)
-                     .add("value", pie.value)
-                     .add("result", result_word(pie.value))
-                     .add("best_opening", format_turn(pie.openings[pie.best].turn))
-                     .add("openings", list)
-                     .add("nodes", nodes)
-                     .add("probes", probes)
-                     .add("seconds", seconds)
-                     .str()
-              << std::endl;
-    return;
-  }
-  print_heading(std::cout, title + ", pie rule", rules, p);
-  std::cout << "openings of " << first << " (final margin for " << first << "; " << second
-            << " swaps when it is positive):\n";
-  for (const auto& o : pie.openings) {
-    char row[128];
-    std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(o.turn).c_str(),
-                  signed_number(o.value).c_str(), o.swapped ? "swap  " : "keep  ",
-                  signed_number(-std::abs(o.value)).c_str());
-    std::cout << row;
-  }
-  std::cout << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
-            << result_word(pie.value) << "), best opening "
-            << format_turn(pie.openings[pie.best].turn) << "\n";
-  print_counts(std::cout, "nodes", nodes, probes, seconds);
-}
-
-int run(const SolveOptions& o) {
+// What to solve, and how, once the options are checked.
+struct Job {
+  Rules rules;
   Position position;
-  int m = o.pits;
+  std::string title;
+  std::unique_ptr<Database> db;
+  size_t table_bytes = 0;  // per root move
+  bool json = false;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+};
+
+// The position (given, or the start of Kalah(M,N)) and its rules.
+void resolve_position(const SolveOptions& o, Job& job) {
+  int m = o.pits ? o.pits : 6;
   if (!o.position.empty()) {
     if (o.seeds >= 0)
       throw UsageError("give either --seeds (a start position) or a position, not both");
     const ParsedPosition parsed = parse_position(o.position, o.pits);
     m = parsed.pits;
-    position = parsed.position;
+    job.position = parsed.position;
+    job.title = "position";
   } else {
     if (o.seeds < 0)
       throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
-    if (!m) m = 6;
     if (o.seeds < 1 || 2 * m * o.seeds > kMaxPositionSeeds)
       throw UsageError("--seeds must be 1.." +
                        std::to_string(std::max(1, kMaxPositionSeeds / (2 * m))) + " for " +
                        std::to_string(m) + " pits (at most " + std::to_string(kMaxPositionSeeds) +
                        " seeds in all), got " + std::to_string(o.seeds));
+    job.position.board = start_board(m, o.seeds);
+    job.title = "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) + ") start position";
   }
-  const Rules rules = make_rules(m, o.rule_flags);
-  if (o.position.empty()) position.board = start_board(m, o.seeds);
+  job.rules = make_rules(m, o.rule_flags);
+}
 
-  const auto t0 = std::chrono::steady_clock::now();
-  std::unique_ptr<Database> db;
-  // A search probes all over the database: a cache that can hold all of it decodes each block
-  // once (m = 6, <= 24 seeds: 1.25 GB).
-  if (!o.db.empty()) db = std::make_unique<Database>(o.db, rules, size_t{1} << 40);
-  // Per root move. With a database the tree above it is small, and a table that stays in the
-  // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
-  // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
-  const size_t table_bytes = (o.table_mb ? o.table_mb : db && !o.value_only ? 32 : 256) << 20;
-  std::signal(SIGINT, on_interrupt);
-  const std::string title = o.position.empty() ? "Kalah(" + std::to_string(m) + "," +
-                                                     std::to_string(o.seeds) + ") start position"
-                                               : "position";
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  const int stores = position.mover_store - position.opponent_store;
+// Ctrl-C: the bounds proven so far (exit status 130).
+int interrupted(const Job& job, int lo, int hi, uint64_t nodes) {
+  const char* mover = side_name(job.position.mover);
+  if (job.json)
+    std::cout << position_json(job.rules, job.position)
+                     .add("interrupted", true)
+                     .add("lower", lo)
+                     .add("upper", hi)
+                     .add("nodes", nodes)
+                     .add("seconds", job.elapsed())
+                     .str()
+              << std::endl;
+  else if (lo == hi)
+    std::cout << "interrupted after " << nodes << " nodes, " << job.elapsed()
+              << " s: the value for " << mover << " is " << signed_number(lo)
+              << "; the rest of the analysis was not finished" << std::endl;
+  else
+    std::cout << "interrupted after " << nodes << " nodes, " << job.elapsed()
+              << " s: the value for " << mover << " lies in [" << signed_number(lo) << ", "
+              << signed_number(hi) << "]" << std::endl;
+  return kExitInterrupted;
+}
 
-  auto interrupted = [&](int lo, int hi, uint64_t nodes) {
-    if (o.json)
-      std::cout << JsonObject()
-                       .add("position", format_relative(position, m))
-                       .add("interrupted", true)
-                       .add("lower", lo)
-                       .add("upper", hi)
-                       .add("nodes", nodes)
-                       .add("seconds", elapsed())
+int solve_pie(const Job& job) {
+  Solver solver(job.rules, job.table_bytes, job.db.get());
+  solver.set_stop_flag(&g_stop);
+  try {
+    const PieAnalysis pie = pie_rule(job.rules, job.position, values_of(solver));
+    if (job.json)
+      std::cout << pie_json(job.rules, job.position, pie)
+                       .add("nodes", solver.nodes())
+                       .add("probes", solver.probes())
+                       .add("seconds", job.elapsed())
                        .str()
                 << std::endl;
-    else if (lo == hi)
-      std::cout << "interrupted after " << nodes << " nodes, " << elapsed() << " s: the value for "
-                << side_name(position.mover) << " is " << signed_number(lo)
-                << "; the rest of the analysis was not finished" << std::endl;
     else
-      std::cout << "interrupted after " << nodes << " nodes, " << elapsed() << " s: the value for "
-                << side_name(position.mover) << " lies in [" << signed_number(lo) << ", "
-                << signed_number(hi) << "]" << std::endl;
-    return kExitInterrupted;
-  };
-
-  if (o.pie) {
-    Solver solver(rules, table_bytes, db.get());
-    solver.set_stop_flag(&g_stop);
-    try {
-      const PieAnalysis pie =
-          pie_rule(rules, position, [&](const Board& b) { return solver.value(b); });
-      print_pie(o.json, title, rules, position, pie, solver.nodes(), solver.probes(), elapsed());
-    } catch (const SearchInterrupted&) {
-      const int s = seeds(position.board);
-      return interrupted(-s + stores, s + stores, solver.nodes());
-    }
-    return kExitOk;
+      print_pie(std::cout, job.position, pie, solver.nodes(), solver.probes(), job.elapsed());
+  } catch (const SearchInterrupted&) {
+    const int s = seeds(job.position.board);
+    const int stores = job.position.mover_store - job.position.opponent_store;
+    return interrupted(job, stores - s, stores + s, solver.nodes());
   }
+  return kExitOk;
+}
 
-  if (o.value_only) {
-    // Each proven bound on a terminal: a big game runs for minutes between answers.
-    ValueProgress progress;
-    if (isatty(STDERR_FILENO))
-      progress = [&](const ParallelValue& v) {
-        std::fprintf(stderr, "  value in [%s, %s] after %llu nodes, %.1f s\n",
-                     signed_number(v.lower).c_str(), signed_number(v.upper).c_str(),
-                     static_cast<unsigned long long>(v.nodes), elapsed());
-      };
-    const ParallelValue pv =
-        value_parallel(rules, position, db.get(), table_bytes, &g_stop, progress);
-    if (pv.interrupted) return interrupted(pv.lower, pv.upper, pv.nodes);
-    if (o.json) {
-      std::cout << position_json(rules, position)
-                       .add("value", pv.lower)
-                       .add("result", result_word(pv.lower))
-                       .add("value_only", true)
-                       .add("nodes", pv.nodes)
-                       .add("probes", pv.probes)
-                       .add("seconds", elapsed())
-                       .str()
-                << std::endl;
-    } else {
-      print_heading(std::cout, title, rules, position);
-      std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(position.mover)
-                << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
-      print_counts(std::cout, "nodes", pv.nodes, pv.probes, elapsed());
-    }
-    return kExitOk;
+int solve_value(const Job& job) {
+  // Each proven bound on a terminal: a big game runs for minutes between answers.
+  ValueProgress progress;
+  if (isatty(STDERR_FILENO))
+    progress = [&](const ParallelValue& v) {
+      std::fprintf(stderr, "  value in [%s, %s] after %llu nodes, %.1f s\n",
+                   signed_number(v.lower).c_str(), signed_number(v.upper).c_str(),
+                   static_cast<unsigned long long>(v.nodes), job.elapsed());
+    };
+  const ParallelValue pv =
+      value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress);
+  if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
+  if (job.json) {
+    std::cout << position_json(job.rules, job.position)
+                     .add("value", pv.lower)
+                     .add("result", result_word(pv.lower))
+                     .add("value_only", true)
+                     .add("nodes", pv.nodes)
+                     .add("probes", pv.probes)
+                     .add("seconds", job.elapsed())
+                     .str()
+              << std::endl;
+  } else {
+    std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(job.position.mover)
+              << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
+    print_counts(std::cout, "nodes", pv.nodes, pv.probes, job.elapsed());
   }
+  return kExitOk;
+}
 
-  const ParallelAnalysis pa = analyse_parallel(rules, position, db.get(), table_bytes, &g_stop);
-  if (pa.interrupted) return interrupted(pa.lower, pa.upper, pa.nodes);
+int solve_full(const Job& job) {
+  const ParallelAnalysis pa =
+      analyse_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop);
+  if (pa.interrupted) return interrupted(job, pa.lower, pa.upper, pa.nodes);
   Report report;
-  report.title = title;
-  report.rules = rules;
-  report.position = position;
+  report.rules = job.rules;
+  report.position = job.position;
   report.analysis = pa.analysis;
   report.source = "search";
   report.nodes = pa.nodes;
   report.probes = pa.probes;
-  report.seconds = elapsed();
-  if (o.json)
+  report.seconds = job.elapsed();
+  if (job.json)
     std::cout << to_json(report).str() << "\n";
   else
     print_text(std::cout, report);
   return kExitOk;
+}
+
+int run(const SolveOptions& o) {
+  Job job;
+  job.json = o.json;
+  resolve_position(o, job);
+  // A search probes all over the database: a cache that can hold all of it decodes each block
+  // once (m = 6, <= 24 seeds: 1.25 GB).
+  if (!o.db.empty()) job.db = std::make_unique<Database>(o.db, job.rules, size_t{1} << 40);
+  // Per root move. With a database the tree above it is small, and a table that stays in the
+  // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
+  // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
+  job.table_bytes = (o.table_mb ? o.table_mb : job.db && !o.value_only ? 32 : 256) << 20;
+  std::signal(SIGINT, on_interrupt);
+  // The heading comes first, so a long solve shows at once what it works on.
+  if (!o.json) {
+    print_heading(std::cout, job.title + (o.pie ? ", pie rule" : ""), job.rules, job.position);
+    std::cout.flush();
+  }
+  if (o.pie) return solve_pie(job);
+  if (o.value_only) return solve_value(job);
+  return solve_full(job);
 }
 
 }  // namespace
@@ -228,9 +217,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   SolveOptions o;
   po::options_description desc("options");
   desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
-                     "pits per row, 1..8 (default 6; must agree "
-                     "with a given position)")("seeds", po::value(&o.seeds)->value_name("N"),
-                                               "seeds per pit of the start position")(
+                     "pits per row, 1..8 (default 6; must agree with a given position)")(
+      "seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")(
       "position", po::value(&o.position)->value_name("POS"),
       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
       "json", po::bool_switch(&o.json), "print one JSON object on one line")(

@@ -2,6 +2,7 @@
 #include "tools/report.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "solver/notation.h"
 #include "tools/cli.h"
@@ -43,7 +44,6 @@ JsonObject to_json(const Report& r) {
 void print_text(std::ostream& out, const Report& r) {
   const Analysis& a = r.analysis;
   const char* mover = side_name(r.position.mover);
-  print_heading(out, r.title, r.rules, r.position);
   out << "value: " << signed_number(a.value) << " for " << mover << " (" << result_word(a.value)
       << ")";
   if (a.finished) out << "; the game is over";
@@ -89,6 +89,41 @@ void print_heading(std::ostream& out, const std::string& title, const Rules& rul
   out << title << ", rules: " << describe(rules) << "\n"
       << format_relative(p, m) << "   (absolute " << format_absolute(p, m) << ")\n"
       << draw(p, m);
+}
+
+JsonObject pie_json(const Rules& rules, const Position& p, const PieAnalysis& pie) {
+  std::vector<JsonObject> list;
+  for (const auto& o : pie.openings)
+    list.push_back(JsonObject()
+                       .add("turn", format_turn(o.turn))
+                       .add("value", o.value)
+                       .add("swap", o.swapped)
+                       .add("value_with_pie", -std::abs(o.value)));
+  return position_json(rules, p)
+      .add("pie", true)
+      .add("value", pie.value)
+      .add("result", result_word(pie.value))
+      .add("best_opening", format_turn(pie.openings[pie.best].turn))
+      .add("openings", list);
+}
+
+void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uint64_t nodes,
+               uint64_t probes, double seconds) {
+  const char* first = side_name(p.mover);
+  const char* second = side_name(other(p.mover));
+  out << "openings of " << first << " (final margin for " << first << "; " << second
+      << " swaps when it is positive):\n";
+  for (const auto& o : pie.openings) {
+    char row[128];
+    std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(o.turn).c_str(),
+                  signed_number(o.value).c_str(), o.swapped ? "swap  " : "keep  ",
+                  signed_number(-std::abs(o.value)).c_str());
+    out << row;
+  }
+  out << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
+      << result_word(pie.value) << "), best opening " << format_turn(pie.openings[pie.best].turn)
+      << "\n";
+  print_counts(out, "nodes", nodes, probes, seconds);
 }
 
 void print_counts(std::ostream& out, const char* what, uint64_t nodes, uint64_t probes,

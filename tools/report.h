@@ -5,13 +5,13 @@
 #include <ostream>
 #include <string>
 
-#include "solver/search.h"
+#include "solver/analysis.h"
+#include "solver/openings.h"
 #include "tools/json.h"
 
 namespace kalah {
 
 struct Report {
-  std::string title;  // first line of the text form, e.g. "Kalah(6,4) start position"
   Rules rules;
   Position position;
   Analysis analysis;
@@ -23,8 +23,13 @@ struct Report {
 
 // The JSON object: position, rules, value, result, moves, best_line, nodes, seconds, ...
 JsonObject to_json(const Report& r);
-// The text form: position and drawing, value, every move, best line, nodes and time.
+// The text form below the heading (print_heading): value, every move, best line, nodes and time.
 void print_text(std::ostream& out, const Report& r);
+
+// The pie rule's answer: every opening with its value and the swap decision, the best one.
+JsonObject pie_json(const Rules& rules, const Position& p, const PieAnalysis& pie);
+void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uint64_t nodes,
+               uint64_t probes, double seconds);
 
 // The parts every answer about a position shares. JSON: position (both forms), pits, rules,
 // side to move; text: the title line, both forms and the drawing; and the closing line of counts.

@@ -1,11 +1,14 @@
-// parallel_solve.h: solving a position on all cores.
+// parallel_search.h: solving a position on all cores (docs/design.md §7).
 //
 // The root moves are searched in parallel (oneTBB), each by a Solver of its own with its own
 // table. analyse_parallel values every move: values, lines and node counts do not depend on the
 // thread count or on scheduling; the best move's solver then follows the best line, its table
 // holding that subtree already. value_parallel finds the position's value alone, much less work
-// in big games: MTD(f) at the root, whose tests "is V at least beta?" stop as soon as one move
-// reaches beta, so its node count varies from run to run (its value never does).
+// in big games: MTD(f) at the root (solver/mtdf.h), whose tests "is V at least beta?" stop as
+// soon as one move reaches beta, so its node count varies from run to run (its value never does).
+//
+// This is the only part of solver/ that uses threads; it is a library of its own
+// (kalah_parallel), so the rest of the core stays single-threaded.
 #pragma once
 
 #include <atomic>
@@ -13,7 +16,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "solver/search.h"
+#include "solver/analysis.h"
+#include "solver/leaf_values.h"
 
 namespace kalah {
 
@@ -24,7 +28,7 @@ struct ParallelAnalysis {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
 };
 
-// `leaves` may be null (search alone); `table_bytes` is per root move.
+// `leaves` may be null (search alone); `table_bytes` is per root move. Ctrl-C: `stop`.
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop = nullptr);
 

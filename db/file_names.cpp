@@ -1,0 +1,71 @@
+// file_names.cpp: writing, parsing and listing layer file names.
+#include "db/file_names.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <tuple>
+
+#include "db/layer_file.h"
+
+namespace kalah {
+
+std::string layer_file_name(const Rules& r, int s) {
+  return "kalah-m" + std::to_string(r.pits) + "-" + to_string(r.capture) + "-" + to_string(r.end) +
+         "-" + to_string(r.remainder) + "-s" + std::to_string(s) + ".kdb";
+}
+
+std::string layer_path(const std::string& dir, const Rules& rules, int s) {
+  return dir + "/" + layer_file_name(rules, s);
+}
+
+std::optional<LayerName> parse_layer_file_name(const std::string& name) {
+  // kalah-m<M>-<capture>-<end>-<remainder>-s<S>.kdb; "on-turn" holds a dash, so the fields are
+  // read from both ends.
+  const std::string prefix = "kalah-m", suffix = ".kdb";
+  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  const std::string body = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  const auto first = body.find('-'), last = body.rfind('-');
+  if (first == std::string::npos || last <= first) return std::nullopt;
+  const std::string middle = body.substr(first + 1, last - first - 1);  // capture-end-remainder
+  const auto a = middle.find('-'), b = middle.rfind('-');
+  if (a == std::string::npos || b <= a) return std::nullopt;
+  try {
+    LayerName n;
+    n.rules.pits = std::stoi(body.substr(0, first));
+    n.rules.capture = parse_capture(middle.substr(0, a));
+    n.rules.end = parse_end(middle.substr(a + 1, b - a - 1));
+    n.rules.remainder = parse_remainder(middle.substr(b + 1));
+    if (body[last + 1] != 's') return std::nullopt;
+    n.seeds = std::stoi(body.substr(last + 2));
+    validate(n.rules);
+    // Only the canonical spelling: no leading zeros, signs or spaces.
+    if (n.seeds < 1 || layer_file_name(n.rules, n.seeds) != name) return std::nullopt;
+    return n;
+  } catch (const std::exception&) {  // not a number, an unknown rule, pits out of range
+    return std::nullopt;
+  }
+}
+
+std::vector<VariantFiles> list_variants(const std::string& dir) {
+  std::vector<VariantFiles> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const auto n = parse_layer_file_name(entry.path().filename().string());
+    if (!n) continue;
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& v) { return v.rules == n->rules; });
+    if (it == out.end()) it = out.insert(out.end(), VariantFiles{n->rules, {}});
+    it->layers.push_back(n->seeds);
+  }
+  if (ec) throw DatabaseError(dir + ": cannot read the directory: " + ec.message());
+  for (auto& v : out) std::sort(v.layers.begin(), v.layers.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tuple(a.rules.pits, a.rules.capture, a.rules.end, a.rules.remainder) <
+           std::tuple(b.rules.pits, b.rules.capture, b.rules.end, b.rules.remainder);
+  });
+  return out;
+}
+
+}  // namespace kalah

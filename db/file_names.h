@@ -1,0 +1,36 @@
+// file_names.h: the names of layer files, and finding them in a directory (docs/design.md §6).
+//
+// A layer file is named after its rules and layer: "kalah-m6-empty-immediate-owner-s24.kdb". The
+// two functions below are each other's inverse; no other code builds or reads these names.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/rules.h"
+
+namespace kalah {
+
+// "kalah-m6-empty-immediate-owner-s24.kdb"
+std::string layer_file_name(const Rules& rules, int s);
+// DIR/NAME of that file.
+std::string layer_path(const std::string& dir, const Rules& rules, int s);
+
+struct LayerName {
+  Rules rules;
+  int seeds = 0;
+};
+// The rules and layer a file name stands for, or nothing when it is not exactly a name that
+// layer_file_name writes (so "…-s05.kdb" or "…-s5.kdb.tmp" are not layer files).
+std::optional<LayerName> parse_layer_file_name(const std::string& name);
+
+// The variants found in a directory, each with the layers present (not yet validated).
+struct VariantFiles {
+  Rules rules;
+  std::vector<int> layers;  // ascending
+};
+// Throws DatabaseError when the directory cannot be read.
+std::vector<VariantFiles> list_variants(const std::string& dir);
+
+}  // namespace kalah

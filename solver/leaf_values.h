@@ -1,0 +1,21 @@
+// leaf_values.h: exact values of the boards with few seeds, where a search stops (docs/design.md
+// §7). An endgame database implements it (db/database.h); the solver knows only this interface,
+// so it stays free of files and storage.
+#pragma once
+
+#include "solver/rules.h"
+
+namespace kalah {
+
+class LeafValues {
+ public:
+  virtual ~LeafValues() = default;
+  // Boards with at most this many seeds on the pits have a value here.
+  virtual int max_seeds() const = 0;
+  // V of b (at most max_seeds() seeds). Must be safe to call from several threads at once.
+  virtual int value(const Board& b) const = 0;
+  // A hint that value(b) follows soon: an implementation may start loading it.
+  virtual void prefetch(const Board& /*b*/) const {}
+};
+
+}  // namespace kalah

@@ -1,0 +1,210 @@
+// parallel_search.cpp: one Solver per root move.
+#include "solver/parallel_search.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "solver/mtdf.h"
+
+namespace kalah {
+namespace {
+
+// A root move and a Solver of its own: its table is that move's search memory.
+struct RootMove {
+  int pit;
+  MoveResult result;
+  std::unique_ptr<Solver> solver;
+  Bounds bounds;  // on the move's value to the mover, stores left out
+  bool done = false;
+  MoveReport report;
+};
+
+std::vector<RootMove> root_moves(const Rules& rules, const Board& b, const LeafValues* leaves,
+                                 size_t table_bytes, const std::atomic<bool>* stop) {
+  std::vector<RootMove> moves;
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (b.pits[pit] == 0) continue;
+    RootMove mv;
+    mv.pit = pit;
+    mv.result = play(rules, b, pit);
+    const int s = seeds(mv.result.board);
+    mv.bounds = {mv.result.gain - s, mv.result.gain + s};
+    mv.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
+    mv.solver->set_stop_flag(stop);
+    moves.push_back(std::move(mv));
+  }
+  return moves;
+}
+
+// Runs f(move) for every root move in parallel, one task per move.
+template <class F>
+void for_each_move(std::vector<RootMove>& moves, F&& f) {
+  tbb::parallel_for(
+      size_t{0}, moves.size(), size_t{1}, [&](size_t i) { f(moves[i]); },
+      tbb::simple_partitioner());
+}
+
+// Values one root move and reports its turn; on an interruption keeps what MTD(f) proved.
+void value_move(const Rules& rules, const Position& p, RootMove& t) {
+  Solver& solver = *t.solver;
+  const MoveResult& r = t.result;
+  try {
+    const int v = solver.value(r.board);
+    t.bounds = {move_value(r, v), move_value(r, v)};
+    t.report = report_move(rules, p, t.pit, v, values_of(solver), move_tests_of(solver));
+    t.done = true;
+  } catch (const SearchInterrupted&) {
+    if (!t.bounds.exact())  // interrupted while valuing the move
+      t.bounds = move_bounds(r, {solver.lower_bound(), solver.upper_bound()});
+  }
+}
+
+// The position's value lies between the best proven move value and the best bound of any move.
+Bounds root_bounds(const std::vector<RootMove>& moves) {
+  Bounds b = moves[0].bounds;
+  for (const RootMove& t : moves) {
+    b.lower = std::max(b.lower, t.bounds.lower);
+    b.upper = std::max(b.upper, t.bounds.upper);
+  }
+  return b;
+}
+
+void add_counts(const std::vector<RootMove>& moves, uint64_t& nodes, uint64_t& probes) {
+  for (const RootMove& t : moves) {
+    nodes += t.solver->nodes();
+    probes += t.solver->probes();
+  }
+}
+
+}  // namespace
+
+ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                                  size_t table_bytes, const std::atomic<bool>* stop) {
+  ParallelAnalysis out;
+  const int stores = p.mover_store - p.opponent_store;
+  if (is_terminal(rules, p.board)) {
+    Solver solver(rules, table_bytes, leaves);
+    out.analysis = analyse(solver, p);
+    out.lower = out.upper = out.analysis.value;
+    return out;
+  }
+
+  std::vector<RootMove> moves = root_moves(rules, p.board, leaves, table_bytes, stop);
+  for_each_move(moves, [&](RootMove& t) { value_move(rules, p, t); });
+  add_counts(moves, out.nodes, out.probes);
+  const Bounds bounds = root_bounds(moves);
+  out.lower = stores + bounds.lower;
+  out.upper = stores + bounds.upper;
+  out.interrupted = std::any_of(moves.begin(), moves.end(), [](auto& t) { return !t.done; });
+  if (out.interrupted) return out;
+
+  Analysis& a = out.analysis;
+  a.board_value = bounds.lower;
+  a.value = out.lower;
+  const RootMove* best = &moves[0];
+  for (const RootMove& t : moves) {
+    a.moves.push_back(t.report);
+    if (t.bounds.lower > best->bounds.lower) best = &t;
+  }
+  // The best line: the first best move's whole turn, then best play, from that move's solver.
+  Solver& solver = *best->solver;
+  const uint64_t nodes = solver.nodes(), probes = solver.probes();
+  Position q = p;
+  for (int pit : best->report.turn) q = apply(rules, q, pit);
+  a.best_line = {best->report.turn};
+  try {
+    for (auto& turn : best_line(rules, q, values_of(solver), move_tests_of(solver)))
+      a.best_line.push_back(turn);
+  } catch (const SearchInterrupted&) {
+    out.interrupted = true;
+  }
+  out.nodes += solver.nodes() - nodes;
+  out.probes += solver.probes() - probes;
+  return out;
+}
+
+namespace {
+
+// One MTD(f) test at the root, "is V at least beta?", split over the root moves: yes as soon as
+// one move reaches beta, and the other moves' tests are then cancelled. Moves known to reach it,
+// or known to fall short, need no search. Returns the bounds the moves prove, whatever the tests
+// found (an interrupted test proves nothing new).
+Bounds test_root(std::vector<RootMove>& moves, int beta) {
+  std::atomic<bool> reached{false};
+  for (const RootMove& c : moves)
+    if (c.bounds.lower >= beta) reached = true;
+  if (!reached) {
+    // The likeliest to reach beta first: the highest proven value, then the highest bound,
+    // then extra turns, nearest the store first.
+    std::vector<RootMove*> order;
+    for (RootMove& c : moves) order.push_back(&c);
+    std::stable_sort(order.begin(), order.end(), [&](const RootMove* x, const RootMove* y) {
+      if (x->bounds.lower != y->bounds.lower) return x->bounds.lower > y->bounds.lower;
+      if (x->bounds.upper != y->bounds.upper) return x->bounds.upper > y->bounds.upper;
+      return x->result.extra_turn && (!y->result.extra_turn || x->pit > y->pit);
+    });
+    tbb::parallel_for(
+        size_t{0}, order.size(), size_t{1},
+        [&](size_t k) {
+          RootMove& c = *order[k];
+          if (reached || c.bounds.upper < beta) return;
+          const MoveResult& r = c.result;
+          const Window w = child_window(r, beta - 1, beta);
+          c.solver->set_cancel_flag(&reached);
+          try {
+            const int v = move_value(r, c.solver->search(r.board, w.alpha, w.beta));
+            if (v >= beta) {
+              c.bounds.lower = std::max(c.bounds.lower, v);
+              reached = true;
+            } else {
+              c.bounds.upper = std::min(c.bounds.upper, v);
+            }
+          } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
+          }
+          c.solver->set_cancel_flag(nullptr);  // the flag lives for this test only
+        },
+        tbb::simple_partitioner());
+  }
+  return root_bounds(moves);
+}
+
+}  // namespace
+
+ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                             size_t table_bytes, const std::atomic<bool>* stop,
+                             const ValueProgress& progress) {
+  ParallelValue out;
+  const int stores = p.mover_store - p.opponent_store;
+  if (is_terminal(rules, p.board)) {
+    out.lower = out.upper = stores + terminal_value(rules, p.board);
+    return out;
+  }
+  std::vector<RootMove> moves = root_moves(rules, p.board, leaves, table_bytes, stop);
+  const int s = seeds(p.board);
+  Bounds bounds{-s, s};
+  mtdf(
+      bounds, 0, [&](int beta) { return test_root(moves, beta); },
+      [&](const Bounds& b) {
+        if (stop && stop->load()) {
+          out.interrupted = true;
+          return false;
+        }
+        if (progress) {
+          ParallelValue so_far;
+          so_far.lower = stores + b.lower;
+          so_far.upper = stores + b.upper;
+          for (const RootMove& c : moves) so_far.nodes += c.solver->nodes();
+          progress(so_far);
+        }
+        return true;
+      });
+  add_counts(moves, out.nodes, out.probes);
+  out.lower = stores + bounds.lower;
+  out.upper = stores + bounds.upper;
+  return out;
+}
+
+}  // namespace kalah

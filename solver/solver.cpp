@@ -1,0 +1,194 @@
+// solver.cpp: the alpha-beta node: move generation, ordering, recursion, table bookkeeping.
+#include "solver/solver.h"
+
+#include <algorithm>
+
+#include "solver/mtdf.h"
+
+namespace kalah {
+
+// A node's best result so far within its window.
+struct Solver::Node {
+  int alpha, beta;
+  int best, best_pit = -1;
+
+  void record(int v, int pit) {
+    if (v > best) {
+      best = v;
+      best_pit = pit;
+      alpha = std::max(alpha, v);
+    }
+  }
+  bool cut() const { return alpha >= beta; }
+};
+
+// The moves of a node and the boards they lead to; order[] lists those left to search.
+struct Solver::Children {
+  MoveResult result[kMaxPits];
+  int pit[kMaxPits];
+  int count = 0;
+  int order[kMaxPits];
+};
+
+Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
+    : rules_(rules),
+      table_(table_bytes),
+      leaves_(leaves),
+      leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
+  validate(rules);
+}
+
+void Solver::check_interrupt() const {
+  if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
+      (cancel_ && cancel_->load(std::memory_order_relaxed)))
+    throw SearchInterrupted();
+}
+
+void Solver::generate(const Board& b, Children& children) const {
+  for (int pit = 0; pit < rules_.pits; ++pit) {
+    if (b.pits[pit] == 0) continue;
+    const Board& c = (children.result[children.count] = play(rules_, b, pit)).board;
+    children.pit[children.count++] = pit;
+    if (is_terminal(rules_, c)) continue;
+    if (seeds(c) <= leaf_seeds_)
+      leaves_->prefetch(c);
+    else
+      table_.prefetch(c);
+  }
+}
+
+// Ordering key of a move to search, highest first: the table's move, extra turns (nearest the
+// store first, as playing those leaves the other extra turns intact), then the other moves by
+// seeds gained, less half a seed for each extra turn the move leaves the opponent, nearest the
+// store first among equals. Measured in nodes for the value of Kalah(6,4): taking them from the
+// far end doubles them; without the extra-turn term they are 12 % more (10 % with standard
+// capture); counting our own extra turns or the opponent's captures the same way made them
+// 15-30 % more.
+static int order_key(const MoveResult& r, int pit, int table_move, int m) {
+  if (pit == table_move) return 1 << 20;
+  if (r.extra_turn) return (1 << 16) + pit;
+  int threats = 0;
+  for (int q = 0; q < m; ++q) threats += r.board.pits[q] == m - q;
+  return (2 * r.gain - threats) * 16 + pit;
+}
+
+int Solver::order(Children& children, int table_move, Node& node) {
+  // Children that are finished or in the leaf table have exact values at once: take them first.
+  // Every child's table bucket or leaf value was prefetched: the lookups overlap in memory.
+  bool open[kMaxPits] = {};
+  for (int i = 0; i < children.count && !node.cut(); ++i) {
+    const MoveResult& r = children.result[i];
+    if (is_terminal(rules_, r.board)) {
+      node.record(move_value(r, terminal_value(rules_, r.board)), children.pit[i]);
+    } else if (seeds(r.board) <= leaf_seeds_) {
+      ++probes_;
+      node.record(move_value(r, leaves_->value(r.board)), children.pit[i]);
+    } else {
+      open[i] = true;
+    }
+  }
+  // The others are bounded by what the table knows of them (enhanced transposition cut-off: one
+  // may already refute this node), then sorted by order_key.
+  int key[kMaxPits], count = 0;
+  for (int i = 0; i < children.count && !node.cut(); ++i) {
+    if (!open[i]) continue;
+    const MoveResult& r = children.result[i];
+    const int pit = children.pit[i];
+    if (const auto* e = table_.find(r.board)) {
+      const Bounds known = move_bounds(r, {e->lo, e->hi});
+      if (known.lower >= node.beta) {
+        node.record(known.lower, pit);
+        break;
+      }
+      if (known.upper <= node.alpha) {  // cannot raise this node: its bound is all we need
+        node.record(known.upper, pit);
+        continue;
+      }
+    }
+    const int k = order_key(r, pit, table_move, rules_.pits);
+    int j = count++;
+    for (; j > 0 && key[j - 1] < k; --j) {
+      children.order[j] = children.order[j - 1];
+      key[j] = key[j - 1];
+    }
+    children.order[j] = i;
+    key[j] = k;
+  }
+  return count;
+}
+
+int Solver::search(const Board& b, int alpha, int beta) {
+  if ((++nodes_ & 4095) == 0) check_interrupt();
+  if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+  const int s = seeds(b);
+  if (s <= leaf_seeds_) {
+    ++probes_;
+    return leaves_->value(b);
+  }
+  if (alpha >= s) return s;
+  if (beta <= -s) return -s;
+
+  // The table narrows the window to what it has proven; a result outside the narrowed window
+  // but inside the caller's is still exact, since the narrowing bounds were true bounds.
+  const int alpha0 = alpha, beta0 = beta;
+  int table_move = -1;
+  if (const auto* e = table_.find(b)) {
+    if (e->lo >= beta || e->lo == e->hi) return e->lo;
+    if (e->hi <= alpha) return e->hi;
+    alpha = std::max<int>(alpha, e->lo);
+    beta = std::min<int>(beta, e->hi);
+    table_move = e->move;
+  }
+  const uint64_t nodes_before = nodes_;
+  Node node{alpha, beta, -s - 1};
+  Children children;
+  generate(b, children);
+  const int count = order(children, table_move, node);
+  for (int i = 0; i < count && !node.cut(); ++i) {
+    const MoveResult& r = children.result[children.order[i]];
+    const Window w = child_window(r, node.alpha, node.beta);
+    node.record(move_value(r, search(r.board, w.alpha, w.beta)), children.pit[children.order[i]]);
+  }
+
+  const int best = node.best;
+  const int lo = best >= beta0 ? best : best > alpha0 ? best : -s;
+  const int hi = best <= alpha0 ? best : best < beta0 ? best : s;
+  table_.store(b, lo, hi, node.best_pit, nodes_ - nodes_before);
+  return best;
+}
+
+int Solver::value(const Board& b) {
+  if (is_terminal(rules_, b)) {
+    bounds_.lower = bounds_.upper = terminal_value(rules_, b);
+    return bounds_.lower;
+  }
+  const int s = seeds(b);
+  if (s <= leaf_seeds_) {
+    ++probes_;
+    bounds_.lower = bounds_.upper = leaves_->value(b);
+    return bounds_.lower;
+  }
+  bounds_ = {-s, s};
+  int guess = 0;
+  if (const auto* e = table_.find(b)) {
+    bounds_.lower = std::max<int>(bounds_.lower, e->lo);
+    bounds_.upper = std::min<int>(bounds_.upper, e->hi);
+    guess = std::clamp(guess, bounds_.lower, bounds_.upper);
+  }
+  mtdf(
+      bounds_, guess,
+      [&](int beta) {
+        const int r = search(b, beta - 1, beta);
+        return r >= beta ? Bounds{r, s} : Bounds{-s, r};
+      },
+      [](const Bounds&) { return true; });
+  return bounds_.lower;
+}
+
+bool Solver::move_reaches(const Board& b, int pit, int v) {
+  const MoveResult r = play(rules_, b, pit);
+  const Window w = child_window(r, v - 1, v);
+  return move_value(r, search(r.board, w.alpha, w.beta)) >= v;
+}
+
+}  // namespace kalah

@@ -1,0 +1,77 @@
+// solver.h: exact values of boards by alpha-beta search over V (docs/design.md §7).
+//
+// Fail-soft alpha-beta with a transposition table of proven bounds, MTD(f) on top (solver/mtdf.h),
+// and exact values from a LeafValues (a database) for boards with few seeds. Bounds: -s <= V <= s
+// with s seeds on the board.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "solver/leaf_values.h"
+#include "solver/rules.h"
+#include "solver/transposition_table.h"
+#include "solver/value.h"
+
+namespace kalah {
+
+// Thrown out of a search when its stop or cancel flag is raised (e.g. by Ctrl-C).
+struct SearchInterrupted : std::runtime_error {
+  SearchInterrupted() : std::runtime_error("search interrupted") {}
+};
+
+// One search thread: its own table and counters. Not thread-safe; run one per thread.
+class Solver {
+ public:
+  static constexpr size_t kDefaultTableBytes = size_t{64} << 20;
+
+  // Throws std::invalid_argument for rules out of range. `leaves` may be null (search alone).
+  explicit Solver(const Rules& rules, size_t table_bytes = kDefaultTableBytes,
+                  const LeafValues* leaves = nullptr);
+
+  const Rules& rules() const { return rules_; }
+
+  // Exact V of b (MTD(f): a sequence of null-window searches).
+  int value(const Board& b);
+  // Fail-soft alpha-beta: a result r <= alpha proves V <= r, r >= beta proves V >= r, otherwise
+  // V == r.
+  int search(const Board& b, int alpha, int beta);
+  // Whether playing `pit` on b is worth at least v to the mover (one null-window search).
+  bool move_reaches(const Board& b, int pit, int v);
+
+  // The bounds on V proven so far by the running or last value() call: after an interruption,
+  // what is known.
+  int lower_bound() const { return bounds_.lower; }
+  int upper_bound() const { return bounds_.upper; }
+
+  // Makes searches throw SearchInterrupted soon after *stop becomes true (e.g. Ctrl-C), or
+  // *cancel (e.g. another thread's search made this one moot).
+  void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
+  void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+
+  uint64_t nodes() const { return nodes_; }
+  uint64_t probes() const { return probes_; }
+
+ private:
+  struct Node;
+  struct Children;
+  void check_interrupt() const;
+  // Plays every move of b into `children`, prefetching each child's table bucket or leaf value.
+  void generate(const Board& b, Children& children) const;
+  // Records the children whose values are known at once (finished, in the leaves, or settled by
+  // their table bounds) and orders the others for search; returns how many to search.
+  int order(Children& children, int table_move, Node& node);
+
+  Rules rules_;
+  TranspositionTable table_;
+  const LeafValues* leaves_;
+  int leaf_seeds_;  // boards with at most this many seeds are looked up; -1 without leaves
+  const std::atomic<bool>* stop_ = nullptr;
+  const std::atomic<bool>* cancel_ = nullptr;
+  uint64_t nodes_ = 0, probes_ = 0;
+  Bounds bounds_;
+};
+
+}  // namespace kalah
