@@ -59,7 +59,7 @@ void check_pit_count(const std::string& text, int m, int expected_pits) {
   if (m < 1 || m > kMaxPits)
     fail(text, std::to_string(m) + " pits per row; kalah handles 1.." + std::to_string(kMaxPits));
   if (expected_pits > 0 && m != expected_pits)
-    fail(text, std::to_string(m) + " pits per row, but --pits is " + std::to_string(expected_pits));
+    fail(text, std::to_string(m) + " pits per row, expected " + std::to_string(expected_pits));
 }
 
 ParsedPosition build(const std::string& text, const std::vector<int>& mover,

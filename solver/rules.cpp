@@ -30,19 +30,19 @@ std::string describe(const Rules& rules) {
 Capture parse_capture(const std::string& s) {
   if (s == "standard") return Capture::kStandard;
   if (s == "empty") return Capture::kEmpty;
-  throw std::invalid_argument("--capture must be 'standard' or 'empty', got '" + s + "'");
+  throw std::invalid_argument("'" + s + "' is not a capture rule (standard or empty)");
 }
 
 End parse_end(const std::string& s) {
   if (s == "immediate") return End::kImmediate;
   if (s == "on-turn") return End::kOnTurn;
-  throw std::invalid_argument("--end must be 'immediate' or 'on-turn', got '" + s + "'");
+  throw std::invalid_argument("'" + s + "' is not an end rule (immediate or on-turn)");
 }
 
 Remainder parse_remainder(const std::string& s) {
   if (s == "owner") return Remainder::kOwner;
   if (s == "discard") return Remainder::kDiscard;
-  throw std::invalid_argument("--remainder must be 'owner' or 'discard', got '" + s + "'");
+  throw std::invalid_argument("'" + s + "' is not a remainder rule (owner or discard)");
 }
 
 Board flipped(const Board& b, int m) {

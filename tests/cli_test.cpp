@@ -1,5 +1,6 @@
 // cli_test.cpp: the kalah executable end to end: output, JSON and exit codes.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,6 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+
+#include "tests/test_util.h"
 
 namespace {
 
@@ -185,14 +188,15 @@ TEST(Cli, BuildRefusesTooLittleMemory) {
 namespace {
 
 TEST(Cli, InterruptPrintsTheProvenBounds) {
-  // Kalah(6,4) without a database takes minutes: interrupt it and read the bounds.
-  const std::string out = shell("{ " + std::string(KALAH_EXE) +
-                                " solve --pits 6 --seeds 4 --capture empty & pid=$!; sleep 1; "
-                                "kill -INT $pid; wait $pid; echo \"exit $?\"; }")
-                              .out;
-  EXPECT_NE(out.find("interrupted after"), std::string::npos) << out;
-  EXPECT_NE(out.find("lies in ["), std::string::npos) << out;
-  EXPECT_NE(out.find("exit 130"), std::string::npos) << out;
+  // Kalah(6,4) without a database takes minutes. solve prints its heading (the drawing ends with
+  // "to move") once its Ctrl-C handler is in place and before it searches: interrupt it then.
+  kalah::test::Process solve(KALAH_EXE, {"solve", "--pits", "6", "--seeds", "4", "--capture",
+                                         "empty"});
+  ASSERT_TRUE(solve.read_until("to move\n")) << solve.output();
+  solve.signal(SIGINT);
+  EXPECT_EQ(solve.wait(), 130) << solve.output();
+  EXPECT_NE(solve.output().find("interrupted after"), std::string::npos) << solve.output();
+  EXPECT_NE(solve.output().find("lies in ["), std::string::npos) << solve.output();
 }
 
 TEST(Cli, ValueOnlyGivesThePublishedValue) {

@@ -152,28 +152,22 @@ TEST(Search, FinishedPositionIsScoredWithoutAMove) {
   EXPECT_EQ(analyse(discard, p).value, 2);
 }
 
-}  // namespace
-}  // namespace kalah
-
-namespace kalah {
-namespace {
-
-// The pie value by brute force: every first turn of South, valued by the seed-by-seed oracle,
-// North swapping whenever that helps; South takes the best of what is left.
-int brute_force_pie(const Rules& r, test::Oracle& oracle, const Position& p) {
-  int best = -1000;
+// South's complete first turns by brute force, in pit order, each with its final margin for South
+// by the seed-by-seed oracle (no swap).
+void first_turns(const Rules& r, test::Oracle& oracle, const Position& p, std::vector<int>& turn,
+                 std::vector<std::pair<std::vector<int>, int>>& out) {
   for (int pit = 0; pit < r.pits; ++pit) {
     if (p.board.pits[pit] == 0) continue;
+    turn.push_back(pit);
     const Position q = apply(r, p, pit);
     if (q.mover == Side::kSouth && !is_terminal(r, q.board)) {
-      best = std::max(best, brute_force_pie(r, oracle, q));
-      continue;
+      first_turns(r, oracle, q, turn, out);
+    } else {
+      const int margin = final_margin(q, oracle.value(q.board));
+      out.push_back({turn, q.mover == Side::kSouth ? margin : -margin});
     }
-    const int margin = final_margin(q, oracle.value(q.board));
-    const int south = q.mover == Side::kSouth ? margin : -margin;
-    best = std::max(best, std::min(south, -south));  // North swaps when South would win
+    turn.pop_back();
   }
-  return best;
 }
 
 TEST(Search, PieRuleMatchesBruteForce) {
@@ -181,14 +175,27 @@ TEST(Search, PieRuleMatchesBruteForce) {
     for (int n = 1; n <= 3; ++n) {
       for (auto capture : {Capture::kStandard, Capture::kEmpty}) {
         const Rules r{m, capture, End::kImmediate, Remainder::kOwner};
+        const std::string game = "Kalah(" + std::to_string(m) + "," + std::to_string(n) + ") " +
+                                 describe(r);
         test::Oracle oracle(r);
         Solver solver(r, 1 << 20);
         const Position start{start_board(m, n)};
-        const PieAnalysis pie = pie_rule(r, start, [&](const Board& b) { return solver.value(b); });
-        EXPECT_EQ(pie.value, brute_force_pie(r, oracle, start))
-            << "Kalah(" << m << "," << n << ") " << describe(r);
-        EXPECT_EQ(pie.value, -std::abs(pie.openings[pie.best].value));
-        EXPECT_LE(pie.value, 0) << "under the pie rule the first player cannot win";
+        const PieAnalysis pie = pie_rule(r, start, values_of(solver));
+        std::vector<int> turn;
+        std::vector<std::pair<std::vector<int>, int>> expected;
+        first_turns(r, oracle, start, turn, expected);
+        // North swaps exactly when South's opening wins; South picks the best of what is left.
+        ASSERT_EQ(pie.openings.size(), expected.size()) << game;
+        int best = -1000;
+        for (size_t i = 0; i < expected.size(); ++i) {
+          const auto& [turn_i, w] = expected[i];
+          EXPECT_EQ(pie.openings[i].turn, turn_i) << game;
+          EXPECT_EQ(pie.openings[i].value, w) << game;
+          EXPECT_EQ(pie.openings[i].swapped, w > 0) << game;
+          best = std::max(best, std::min(w, -w));
+        }
+        EXPECT_EQ(pie.value, best) << game;
+        EXPECT_EQ(std::min(expected[pie.best].second, -expected[pie.best].second), best) << game;
       }
     }
   }

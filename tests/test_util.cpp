@@ -2,11 +2,15 @@
 #include "tests/test_util.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
+#include <cerrno>
 
 #include "db/builder.h"
 
@@ -53,6 +57,62 @@ std::map<std::string, std::string> snapshot(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir))
     files[e.path().filename().string()] = read_file(e.path().string());
   return files;
+}
+
+}  // namespace kalah::test
+
+namespace kalah::test {
+
+Process::Process(const std::string& path, const std::vector<std::string>& args) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(path.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    ::execv(path.c_str(), argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  fd_ = fds[0];
+}
+
+Process::~Process() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    wait();
+  }
+}
+
+bool Process::read_until(const std::string& text) {
+  char buf[4096];
+  while (output_.find(text) == std::string::npos) {
+    const ssize_t n = ::read(fd_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    output_.append(buf, static_cast<size_t>(n));
+  }
+  return true;
+}
+
+void Process::signal(int sig) {
+  ::kill(pid_, sig);
+}
+
+int Process::wait() {
+  read_until(std::string(1, '\0'));  // to the end: the output holds no NUL
+  ::close(fd_);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace kalah::test

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "solver/rules.h"
 
@@ -28,5 +29,29 @@ void build(const std::string& dir, const Rules& rules, int max_seeds, int thread
 std::string read_file(const std::string& path);
 // Every file of a directory, by name, with its bytes.
 std::map<std::string, std::string> snapshot(const std::string& dir);
+
+}  // namespace kalah::test
+
+namespace kalah::test {
+
+// A child process whose standard output and error come through a pipe, so that a test can wait
+// for what it prints (a deterministic point in its work) before signalling it.
+class Process {
+ public:
+  // Runs the program at `path` with `args` (argv[1..]).
+  Process(const std::string& path, const std::vector<std::string>& args);
+  ~Process();
+  // Reads until the output so far contains `text`; false if the process closed its output first.
+  bool read_until(const std::string& text);
+  void signal(int sig);
+  // Reads the rest and waits; the exit status, or 128 + the signal that ended it.
+  int wait();
+  const std::string& output() const { return output_; }
+
+ private:
+  int pid_ = -1;
+  int fd_ = -1;
+  std::string output_;
+};
 
 }  // namespace kalah::test

@@ -18,18 +18,28 @@ void add_rule_options(po::options_description& desc, RuleFlags& flags) {
       "discard: seeds left on the board count for nobody");
 }
 
-Rules make_rules(int pits, const RuleFlags& flags) {
+namespace {
+
+// Runs a library parser of one flag's value; its complaint becomes a usage error naming the flag.
+template <class Parse>
+auto flag_value(const char* flag, Parse&& parse) {
   try {
-    Rules r;
-    r.pits = pits;
-    r.capture = parse_capture(flags.capture);
-    r.end = parse_end(flags.end);
-    r.remainder = parse_remainder(flags.remainder);
-    validate(r);
-    return r;
+    return parse();
   } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+    throw UsageError(std::string(flag) + ": " + e.what());
   }
+}
+
+}  // namespace
+
+Rules make_rules(int pits, const RuleFlags& flags) {
+  Rules r;
+  r.pits = pits;
+  r.capture = flag_value("--capture", [&] { return parse_capture(flags.capture); });
+  r.end = flag_value("--end", [&] { return parse_end(flags.end); });
+  r.remainder = flag_value("--remainder", [&] { return parse_remainder(flags.remainder); });
+  flag_value("--pits", [&] { validate(r); });
+  return r;
 }
 
 bool parse_command(const CommandHelp& help, const po::options_description& desc,

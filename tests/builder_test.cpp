@@ -1,0 +1,65 @@
+// builder_test.cpp: every board of small databases, in every rule variant, equals the solver.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "db/builder.h"
+#include "db/database.h"
+#include "solver/notation.h"
+#include "solver/solver.h"
+#include "tests/oracle.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+TEST(Builder, EveryBoardOfSmallDatabasesEqualsTheSolver) {
+  for (auto [m, max_seeds] : {std::pair{3, 12}, std::pair{4, 10}}) {
+    for (const Rules& rules : test::all_variants(m)) {
+      test::TempDir dir;
+      test::build(dir.str(), rules, max_seeds);
+      const Database db(dir.str(), rules);
+      ASSERT_EQ(db.max_seeds(), max_seeds);
+      Solver solver(rules, 8 << 20);
+      for (int s = 1; s <= max_seeds; ++s) {
+        Board b = db.ranker().first(s);
+        do {
+          ASSERT_EQ(db.probe(b), solver.value(b))
+              << describe(rules) << " board " << format_relative(Position{b}, m);
+        } while (db.ranker().next(b));
+      }
+      Board above = start_board(m, 0);
+      above.pits[0] = static_cast<uint8_t>(max_seeds);
+      above.pits[m] = 1;
+      EXPECT_FALSE(db.probe(above).has_value()) << "a board above the top layer has no value";
+    }
+  }
+}
+
+TEST(Builder, OptionsOutOfRangeAreRefusedBeforeAnyWork) {
+  test::TempDir dir;
+  BuildOptions o;
+  o.dir = dir.str("never");
+  o.rules = Rules{6, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  o.max_seeds = 10;
+  for (auto bad : std::initializer_list<void (*)(BuildOptions&)>{
+           [](BuildOptions& b) { b.max_seeds = 0; },
+           [](BuildOptions& b) { b.max_seeds = 255; },
+           [](BuildOptions& b) {
+             b.rules.remainder = Remainder::kDiscard;
+             b.max_seeds = 128;
+           },
+           [](BuildOptions& b) { b.zstd_level = 20; },
+           [](BuildOptions& b) { b.threads = -1; },
+           [](BuildOptions& b) { b.rules.pits = 9; },
+       }) {
+    BuildOptions b = o;
+    bad(b);
+    BuildObserver quiet;
+    EXPECT_THROW(build_database(b, quiet), std::invalid_argument);
+  }
+  EXPECT_FALSE(std::filesystem::exists(o.dir)) << "a refused build created its directory";
+}
+
+}  // namespace
+}  // namespace kalah

@@ -1,0 +1,80 @@
+// database_test.cpp: reading databases: search with database leaves, concurrent probes.
+#include <gtest/gtest.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <random>
+
+#include "db/database.h"
+#include "solver/notation.h"
+#include "solver/parallel_search.h"
+#include "solver/solver.h"
+#include "tests/oracle.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
+  std::mt19937_64 rng(4242);
+  for (int m : {3, 4}) {
+    const int top = m == 3 ? 10 : 8;
+    for (const Rules& rules : test::all_variants(m)) {
+      test::TempDir dir;
+      test::build(dir.str(), rules, top);
+      const Database db(dir.str(), rules);
+      Solver plain(rules, 4 << 20), leaves(rules, 4 << 20, &db), tiny(rules, 256, &db);
+      const Ranker ranker(m, 2 * top);
+      for (int i = 0; i < 30; ++i) {
+        const int s = 1 + static_cast<int>(rng() % (2 * top));  // half in the database, half above
+        const Board b = ranker.unrank(
+            s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+        const int expected = plain.value(b);
+        const std::string where = describe(rules) + " board " + format_relative(Position{b}, m);
+        ASSERT_EQ(leaves.value(b), expected) << where;
+        ASSERT_EQ(tiny.value(b), expected) << where << " (tiny table)";
+        const LeafValues* const sources[] = {&db, nullptr};
+        for (const LeafValues* leaf_values : sources) {
+          const ParallelValue pv = value_parallel(rules, Position{b}, leaf_values, 1 << 20);
+          ASSERT_EQ(pv.lower, expected) << where << " (value_parallel)";
+          ASSERT_EQ(pv.upper, expected) << where << " (value_parallel)";
+        }
+        if (s <= top) {
+          ASSERT_EQ(db.probe(b), expected) << where;
+        }
+      }
+      EXPECT_GT(leaves.probes(), 0u);
+    }
+  }
+}
+
+
+TEST(DatabaseSearch, ConcurrentProbesAgreeWithOneThread) {
+  // Threads probing the same fresh blocks at once, in both cache modes, against one thread.
+  const Rules rules{5, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  test::TempDir dir;
+  test::build(dir.str(), rules, 12);
+  const Database reference(dir.str(), rules);
+  std::mt19937_64 rng(7);
+  std::vector<Board> boards(100000);
+  for (auto& b : boards) {
+    const int s = 1 + static_cast<int>(rng() % 12);
+    b = reference.ranker().unrank(
+        s, std::uniform_int_distribution<uint64_t>(0, reference.ranker().layer_size(s) - 1)(rng));
+  }
+  std::vector<int> expected;
+  for (const auto& b : boards) expected.push_back(*reference.probe(b));
+  for (size_t cache : {size_t{1} << 40, size_t{1} << 20}) {  // resident, and evicting
+    for (int round = 0; round < 3; ++round) {
+      const Database db(dir.str(), rules, cache);
+      std::atomic<int> wrong{0};
+      tbb::parallel_for(size_t{0}, boards.size(), [&](size_t i) {
+        if (*db.probe(boards[i]) != expected[i]) ++wrong;
+      });
+      EXPECT_EQ(wrong.load(), 0) << "cache " << cache;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah
