@@ -1,4 +1,4 @@
-// notation.h: reading and writing positions and moves as text (design §2).
+// notation.h: reading and writing positions and moves as text (docs/design.md §2).
 //
 // Two position forms are read:
 //   side-relative  "A/B[/x,y]", e.g. "4,4,4,4,4,4/4,4,4,4,4,4/0,0": the mover's pits, the

@@ -1,4 +1,4 @@
-// rank.h: a bijection between the boards of a layer and 0..size-1 (design §4).
+// rank.h: a bijection between the boards of a layer and 0..size-1 (docs/design.md §4).
 //
 // A layer is every board with s seeds on its 2m pits; it holds C(s+2m-1, 2m-1) boards. A board is
 // ranked by its two rows separately: first by k, the seeds in the mover's row, then by the rank of

@@ -35,7 +35,7 @@ TEST(Rank, LayerSizesAreBinomials) {
     for (int s = 0; s <= 20; ++s) EXPECT_EQ(r.layer_size(s), choose(s + 2 * m - 1, 2 * m - 1));
   }
   const Ranker six(6, 34);
-  EXPECT_EQ(six.layer_size(20), 84672315u);    // design §4: 84.7e6
+  EXPECT_EQ(six.layer_size(20), 84672315u);    // docs/design.md §4: 84.7e6
   EXPECT_EQ(six.layer_size(24), 417225900u);   // 417e6
   EXPECT_EQ(six.layer_size(30), 3159461968u);  // 3.16e9
   uint64_t upto24 = 0;
