@@ -95,8 +95,7 @@ namespace {
 // Writes the blocks, then the index, at the file's current end (just past the header); fills the
 // header's layout and checksum fields. Blocks are compressed in parallel a chunk at a time and
 // written in order, so only a chunk of compressed blocks is ever held.
-void write_body(int fd, const std::string& path, const uint8_t* values, int level,
-                LayerHeader& h) {
+void write_body(int fd, const std::string& path, const uint8_t* values, int level, LayerHeader& h) {
   struct Compressor {
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
     std::vector<char> buffer;

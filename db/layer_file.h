@@ -45,8 +45,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/rules.h"
 #include "db/value_code.h"
+#include "solver/rules.h"
 
 namespace kalah {
 

@@ -16,8 +16,8 @@
 namespace kalah {
 namespace {
 
-constexpr int kBatch = 32;          // boards whose children are prefetched together
-constexpr size_t kTileRows = 16;    // y rows crossed with a whole group of x rows
+constexpr int kBatch = 32;        // boards whose children are prefetched together
+constexpr size_t kTileRows = 16;  // y rows crossed with a whole group of x rows
 
 // The rows of m pits holding k seeds, in processing order: by Φ (seeds weighted by distance from
 // the far end) descending, ties by rank. Same-layer moves raise a row's Φ, so every row a move
@@ -202,7 +202,8 @@ void compute_layer(const Rules& rules, const Ranker& ranker, int s,
         });
       },
       tbb::simple_partitioner());
-  if (std::memchr(out, kUnknownValue, size)) throw std::logic_error("builder left a board uncomputed");
+  if (std::memchr(out, kUnknownValue, size))
+    throw std::logic_error("builder left a board uncomputed");
 }
 
 }  // namespace kalah

@@ -27,9 +27,9 @@ std::vector<std::string> check_files(const std::string& dir, const VariantFiles&
 
 struct LayerCheck {
   int seeds = 0;
-  uint64_t recomputed = 0;  // boards recomputed from their children
-  uint64_t solved = 0;      // boards compared with the solver
-  uint64_t wrong = 0;       // boards whose stored value differs
+  uint64_t recomputed = 0;            // boards recomputed from their children
+  uint64_t solved = 0;                // boards compared with the solver
+  uint64_t wrong = 0;                 // boards whose stored value differs
   std::vector<std::string> problems;  // the first few wrong boards, each naming its file
 };
 

@@ -1,8 +1,8 @@
 // rules.h: the rules of Kalah(m,n) in all their variants, on boards seen from the player to move.
 //
-// A Board holds only the pits: the stores never influence future play (docs/design.md §3), so search and
-// databases work on boards, and a Position adds the stores and the absolute side to move for
-// display. Pits are indexed side-relative: [0, m) are the mover's pits in sowing order (0 is
+// A Board holds only the pits: the stores never influence future play (docs/design.md §3), so
+// search and databases work on boards, and a Position adds the stores and the absolute side to move
+// for display. Pits are indexed side-relative: [0, m) are the mover's pits in sowing order (0 is
 // farthest from the mover's store), [m, 2m) the opponent's in the opponent's sowing order. The pit
 // opposite mover pit i is 2m-1-i. Unused entries (index >= 2m) are always zero, so a Board
 // compares, hashes and sums without knowing m.
@@ -113,8 +113,8 @@ struct MoveResult {
 // beyond the loop bounds: this is the inner loop of search and database building.
 MoveResult play(const Rules& rules, const Board& b, int pit);
 
-// Φ of docs/design.md §4: seeds weighted by their distance from their owner's far end, over both rows.
-// Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
+// Φ of docs/design.md §4: seeds weighted by their distance from their owner's far end, over both
+// rows. Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
 int potential(const Board& b, int m);
 
 // A board with stores and the absolute side to move: what a user types and sees.

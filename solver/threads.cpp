@@ -18,8 +18,8 @@ int thread_count(int requested) {
 
 ThreadLimit::ThreadLimit(int requested)
     : threads_(thread_count(requested)),
-      control_(std::make_shared<tbb::global_control>(
-          tbb::global_control::max_allowed_parallelism, threads_)) {}
+      control_(std::make_shared<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                     threads_)) {}
 
 ThreadLimit::~ThreadLimit() = default;
 

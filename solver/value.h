@@ -36,7 +36,8 @@ struct Window {
   int alpha, beta;
 };
 inline Window child_window(const MoveResult& r, int alpha, int beta) {
-  return r.extra_turn ? Window{alpha - r.gain, beta - r.gain} : Window{r.gain - beta, r.gain - alpha};
+  return r.extra_turn ? Window{alpha - r.gain, beta - r.gain}
+                      : Window{r.gain - beta, r.gain - alpha};
 }
 
 }  // namespace kalah

@@ -1,9 +1,10 @@
 // builder_test.cpp: every board of small databases, in every rule variant, equals the solver.
+#include "db/builder.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "db/builder.h"
 #include "db/database.h"
 #include "solver/notation.h"
 #include "solver/solver.h"

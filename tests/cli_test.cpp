@@ -190,8 +190,8 @@ namespace {
 TEST(Cli, InterruptPrintsTheProvenBounds) {
   // Kalah(6,4) without a database takes minutes. solve prints its heading (the drawing ends with
   // "to move") once its Ctrl-C handler is in place and before it searches: interrupt it then.
-  kalah::test::Process solve(KALAH_EXE, {"solve", "--pits", "6", "--seeds", "4", "--capture",
-                                         "empty"});
+  kalah::test::Process solve(KALAH_EXE,
+                             {"solve", "--pits", "6", "--seeds", "4", "--capture", "empty"});
   ASSERT_TRUE(solve.read_until("to move\n")) << solve.output();
   solve.signal(SIGINT);
   EXPECT_EQ(solve.wait(), 130) << solve.output();

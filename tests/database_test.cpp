@@ -1,11 +1,12 @@
 // database_test.cpp: reading databases: search with database leaves, concurrent probes.
+#include "db/database.h"
+
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <random>
 
-#include "db/database.h"
 #include "solver/notation.h"
 #include "solver/parallel_search.h"
 #include "solver/solver.h"
@@ -47,7 +48,6 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
     }
   }
 }
-
 
 TEST(DatabaseSearch, ConcurrentProbesAgreeWithOneThread) {
   // Threads probing the same fresh blocks at once, in both cache modes, against one thread.

@@ -29,8 +29,8 @@ TEST(Determinism, KilledBuildResumesToIdenticalFiles) {
 
   // The real executable, killed as soon as it reports layer top-2 done: it is then computing
   // layer top-1 (7.7 million boards), so layers top-1 and top are lost and must be rebuilt.
-  test::Process build(KALAH_EXE, {"build", "--db", killed.str(), "--max-seeds",
-                                  std::to_string(top), "--capture", "empty", "--threads", "1"});
+  test::Process build(KALAH_EXE, {"build", "--db", killed.str(), "--max-seeds", std::to_string(top),
+                                  "--capture", "empty", "--threads", "1"});
   char started[16];  // the line of layer top-2 ended and layer top-1's began ("%5d " per layer)
   std::snprintf(started, sizeof started, "\n%5d ", top - 1);
   ASSERT_TRUE(build.read_until(started)) << build.output();

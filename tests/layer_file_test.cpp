@@ -1,4 +1,6 @@
 // layer_file_test.cpp: layer file names, and damaged, truncated or mismatched files refused.
+#include "db/layer_file.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,7 +9,6 @@
 
 #include "db/database.h"
 #include "db/file_names.h"
-#include "db/layer_file.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 

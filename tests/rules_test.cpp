@@ -21,7 +21,6 @@ Rules rules(int m, Capture c = Capture::kStandard, End e = End::kImmediate,
   return Rules{m, c, e, r};
 }
 
-
 TEST(Rules, ShortSowingPassesTheTurnAndFlipsTheBoard) {
   const MoveResult r = play(rules(6), board("4,4,4,4,4,4/4,4,4,4,4,4"), 0);
   EXPECT_FALSE(r.extra_turn);

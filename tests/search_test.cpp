@@ -1,15 +1,14 @@
 // search_test.cpp: the alpha-beta solver against published results, against the oracle, and
 // against itself (move values, best lines, table sizes).
-#include "solver/analysis.h"
-#include "solver/openings.h"
-#include "solver/solver.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "solver/analysis.h"
 #include "solver/notation.h"
+#include "solver/openings.h"
 #include "solver/rank.h"
+#include "solver/solver.h"
 #include "tests/oracle.h"
 
 namespace kalah {
@@ -56,7 +55,6 @@ TEST(Search, TableSizeNeverChangesAResult) {
     EXPECT_EQ(start_value(3, 4, capture, 1024), start_value(3, 4, capture, 64 << 20));
   }
 }
-
 
 // A random position of m pits with s seeds on the board and random stores.
 Position random_position(std::mt19937_64& rng, int m, int s) {
@@ -175,8 +173,8 @@ TEST(Search, PieRuleMatchesBruteForce) {
     for (int n = 1; n <= 3; ++n) {
       for (auto capture : {Capture::kStandard, Capture::kEmpty}) {
         const Rules r{m, capture, End::kImmediate, Remainder::kOwner};
-        const std::string game = "Kalah(" + std::to_string(m) + "," + std::to_string(n) + ") " +
-                                 describe(r);
+        const std::string game =
+            "Kalah(" + std::to_string(m) + "," + std::to_string(n) + ") " + describe(r);
         test::Oracle oracle(r);
         Solver solver(r, 1 << 20);
         const Position start{start_board(m, n)};

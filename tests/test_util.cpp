@@ -6,11 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
-#include <cerrno>
 
 #include "db/builder.h"
 
@@ -22,8 +22,8 @@ TempDir::TempDir() {
   static int counter = 0;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   const std::string test = info ? std::string(info->test_suite_name()) + "-" + info->name() : "";
-  path_ = (fs::temp_directory_path() / ("kalah-" + test + "-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++)))
+  path_ = (fs::temp_directory_path() /
+           ("kalah-" + test + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
               .string();
   fs::remove_all(path_);
   fs::create_directories(path_);

@@ -1,7 +1,8 @@
 // cli.h: what every kalah subcommand shares: option parsing, the rule flags, errors and exit codes.
 //
-// Exit status (docs/design.md §9): 0 success, 2 bad usage or bad input (UsageError, std::invalid_argument,
-// Boost option errors), 1 any other failure. Errors are one line on stderr: "kalah CMD: message".
+// Exit status (docs/design.md §9): 0 success, 2 bad usage or bad input (UsageError,
+// std::invalid_argument, Boost option errors), 1 any other failure. Errors are one line on stderr:
+// "kalah CMD: message".
 #pragma once
 
 #include <boost/program_options.hpp>

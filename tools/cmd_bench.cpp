@@ -60,8 +60,8 @@ void print_build(const BuildTotals& t, const std::string& dir) {
       "%.3f bytes/board, %s\n",
       static_cast<unsigned long long>(t.built_boards), t.built_seconds,
       t.built_boards / t.built_seconds / 1e6, t.compute_seconds,
-      t.built_boards / t.compute_seconds / 1e6,
-      static_cast<double>(t.built_bytes) / t.built_boards, human_bytes(t.built_bytes).c_str());
+      t.built_boards / t.compute_seconds / 1e6, static_cast<double>(t.built_bytes) / t.built_boards,
+      human_bytes(t.built_bytes).c_str());
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ int cmd_info(const std::vector<std::string>& args) {
             static_cast<unsigned long long>(h.boards), static_cast<unsigned long long>(h.file_size),
             static_cast<double>(h.file_size) / h.boards,
             static_cast<double>(h.boards) / h.file_size, static_cast<unsigned long long>(wdl.wins),
-            static_cast<unsigned long long>(wdl.draws), static_cast<unsigned long long>(wdl.losses));
+            static_cast<unsigned long long>(wdl.draws),
+            static_cast<unsigned long long>(wdl.losses));
         boards += h.boards;
         bytes += h.file_size;
       } catch (const DatabaseError& e) {
