@@ -23,7 +23,7 @@ constexpr size_t kTileRows = 16;  // y rows crossed with a whole group of x rows
 // the far end) descending, ties by rank. Same-layer moves raise a row's Φ, so every row a move
 // leads to comes earlier; `group_end[g]` closes the g-th run of rows of equal Φ.
 struct RowOrder {
-  std::vector<uint64_t> rows;  // packed as in board_of_rows
+  std::vector<uint64_t> rows;  // pack_row
   std::vector<uint64_t> ranks;
   std::vector<size_t> group_end;
 
@@ -34,16 +34,12 @@ struct RowOrder {
     ranker.first_row(k, row.data());
     uint64_t rank = 0;
     do {
-      int phi = 0;
-      for (int i = 0; i < m; ++i) phi += (i + 1) * row[i];
-      order.emplace_back(-phi, rank++);
+      order.emplace_back(-row_potential(row.data(), m), rank++);
     } while (ranker.next_row(row.data()));
     std::sort(order.begin(), order.end());
     for (size_t i = 0; i < order.size(); ++i) {
       ranker.row_unrank(k, order[i].second, row.data());
-      uint64_t packed = 0;
-      for (int pit = m - 1; pit >= 0; --pit) packed = (packed << 8) | row[pit];
-      rows.push_back(packed);
+      rows.push_back(pack_row(row.data(), m));
       ranks.push_back(order[i].second);
       if (i + 1 == order.size() || order[i + 1].first != order[i].first) group_end.push_back(i + 1);
     }

@@ -135,12 +135,6 @@ MoveResult play(const Rules& rules, const Board& b, int pit) {
   return r;
 }
 
-int potential(const Board& b, int m) {
-  int phi = 0;
-  for (int i = 0; i < m; ++i) phi += (i + 1) * (b.pits[i] + b.pits[m + i]);
-  return phi;
-}
-
 Position apply(const Rules& rules, const Position& p, int pit, MoveResult* result) {
   const MoveResult r = play(rules, p.board, pit);
   if (result) *result = r;

@@ -73,9 +73,15 @@ inline int seeds(const Board& b) {
 // The same board seen from the other player.
 Board flipped(const Board& b, int m);
 
-// The board with these rows, each packed as m bytes of a little-endian word (pit i in bits
-// 8i..8i+7). Built in registers and stored at once: hot loops that fill a board byte by byte and
-// then read it whole pay a store-forwarding stall.
+// A row of m pits packed as m bytes of a little-endian word (pit i in bits 8i..8i+7).
+inline uint64_t pack_row(const uint8_t* row, int m) {
+  uint64_t packed = 0;
+  for (int pit = m - 1; pit >= 0; --pit) packed = (packed << 8) | row[pit];
+  return packed;
+}
+
+// The board with these packed rows (pack_row). Built in registers and stored at once: hot loops
+// that fill a board byte by byte and then read it whole pay a store-forwarding stall.
 inline Board board_of_rows(uint64_t mover, uint64_t opponent, int m) {
   const unsigned __int128 w = mover | (static_cast<unsigned __int128>(opponent) << (8 * m));
   Board b;
@@ -115,7 +121,15 @@ MoveResult play(const Rules& rules, const Board& b, int pit);
 
 // Φ of docs/design.md §4: seeds weighted by their distance from their owner's far end, over both
 // rows. Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
-int potential(const Board& b, int m);
+// One row's share of Φ (docs/design.md §4).
+inline int row_potential(const uint8_t* row, int m) {
+  int phi = 0;
+  for (int i = 0; i < m; ++i) phi += (i + 1) * row[i];
+  return phi;
+}
+inline int potential(const Board& b, int m) {
+  return row_potential(&b.pits[0], m) + row_potential(&b.pits[m], m);
+}
 
 // A board with stores and the absolute side to move: what a user types and sees.
 enum class Side : uint8_t { kSouth, kNorth };

@@ -120,8 +120,7 @@ int cmd_query(const std::vector<std::string>& args) {
   positional.add("position", -1);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
-  if (vm.count("pits") && (o.pits < 1 || o.pits > kMaxPits))
-    throw UsageError("--pits must be 1.." + std::to_string(kMaxPits));
+  if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
 
   Querier querier(o);
   int status = kExitOk;

@@ -240,9 +240,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (vm.count("tt-mb") && (o.table_mb < 1 || o.table_mb > (size_t{1} << 20)))
     throw UsageError("--tt-mb must be 1..1048576, got " + std::to_string(o.table_mb));
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
-  if (vm.count("pits") && (o.pits < 1 || o.pits > kMaxPits))
-    throw UsageError("--pits must be 1.." + std::to_string(kMaxPits) + ", got " +
-                     std::to_string(o.pits));
+  if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
   return run(o);
 }
 
