@@ -16,17 +16,20 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-struct Totals : BuildObserver {
-  BuildTotals totals;
-  void layer_finished(const LayerEvent& e) override { totals.add(e); }
+struct Collect : BuildObserver {
+  BuildBench bench;
+  void layer_finished(const LayerEvent& e) override {
+    bench.totals.add(e);
+    bench.layers.push_back(e);
+  }
 };
 
 }  // namespace
 
-BuildTotals bench_build(const BuildOptions& options) {
-  Totals t;
-  build_database(options, t);
-  return t.totals;
+BuildBench bench_build(const BuildOptions& options) {
+  Collect c;
+  build_database(options, c);
+  return c.bench;
 }
 
 uint64_t database_signature(const Database& db) {

@@ -5,14 +5,19 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "db/builder.h"
 #include "db/database.h"
 
 namespace kalah {
 
-// Builds (or keeps) a database and sums up what was built.
-BuildTotals bench_build(const BuildOptions& options);
+// Builds (or keeps) a database: what was built, in sum and layer by layer.
+struct BuildBench {
+  BuildTotals totals;
+  std::vector<LayerEvent> layers;
+};
+BuildBench bench_build(const BuildOptions& options);
 
 // Hash of every layer's body checksum: the bytes of the database in one number.
 uint64_t database_signature(const Database& db);

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "db/file_names.h"
-#include "db/layer_solver.h"
 #include "solver/huge_array.h"
 #include "solver/threads.h"
 
@@ -116,8 +115,11 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
       LayerFile(path, o.rules, s).read_all(layers[s].data());
     } else if (!valid[s]) {
       layers[s] = HugeArray<uint8_t>(ev.boards);
-      compute_layer(o.rules, ranker, s, lower, layers[s].data(),
-                    [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
+      const LayerWork work =
+          compute_layer(o.rules, ranker, s, lower, layers[s].data(),
+                        [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
+      ev.largest_piece = work.largest_piece;
+      ev.critical_path = work.critical_path;
       ev.compute_seconds = since(t0);
       write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards, o.zstd_level);
     }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "db/layer_file.h"
+#include "db/layer_solver.h"
 #include "solver/rank.h"
 #include "solver/rules.h"
 
@@ -37,6 +38,9 @@ struct LayerEvent {
   double seconds = 0;          // compute and write time
   double compute_seconds = 0;  // of which computing values
   uint64_t file_bytes = 0;
+  // For a computed layer, how its work was divided (db/layer_solver.h): the largest piece and
+  // the critical path, in boards.
+  uint64_t largest_piece = 0, critical_path = 0;
 };
 
 // What a build reports while it runs; called from the building thread, except layer_progress,

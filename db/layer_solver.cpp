@@ -2,12 +2,14 @@
 #include "db/layer_solver.h"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_for_each.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "db/value_code.h"
@@ -17,7 +19,7 @@ namespace kalah {
 namespace {
 
 constexpr int kBatch = 32;        // boards whose children are prefetched together
-constexpr size_t kTileRows = 16;  // y rows crossed with a whole group of x rows
+constexpr size_t kTileRows = 16;  // a tile: this many x rows by this many y rows
 
 // The rows of m pits holding k seeds, in processing order: by Φ (seeds weighted by distance from
 // the far end) descending, ties by rank. Same-layer moves raise a row's Φ, so every row a move
@@ -134,48 +136,116 @@ class BatchSolver {
   int count_ = 0;
 };
 
-// Computes the boards of layer s whose rows hold k and s-k seeds (both orders). Same-layer moves
-// stay among these boards: (x, y) leads to (y, x') and (y, x) to (x, y') with x', y' of higher Φ.
-// So the cells (x, y), x and y in Φ-descending order, are done row after row, and all cells of
-// two groups of equal Φ are independent of each other: those are batched.
-void compute_row_pair(const Rules& rules, const Ranker& ranker, int s, int k,
-                      const std::vector<const uint8_t*>& layers, uint8_t* out,
-                      const std::function<void(uint64_t)>& progress) {
-  const RowOrder xs(ranker, k), ys(ranker, s - k);
-  const bool self = 2 * k == s;  // x and y range over the same rows: each board once
-  BatchSolver solver(rules, ranker, s, layers, out);
-  size_t x_begin = 0;
-  for (size_t x_end : xs.group_end) {
-    size_t y_begin = 0;
-    for (size_t y_end : ys.group_end) {
-      // Cells of one pair of groups are independent: take them in tiles of a few x rows by a few
-      // y rows. The children of (x, y) lie in slices picked by x or by y (the row a move leaves
-      // alone or the row it feeds), which then stay cached across the tile.
-      for (size_t x_tile = x_begin; x_tile < x_end; x_tile += kTileRows) {
-        for (size_t y_tile = y_begin; y_tile < y_end; y_tile += kTileRows) {
-          for (size_t i = x_tile; i < std::min(x_end, x_tile + kTileRows); ++i) {
-            for (size_t j = y_tile; j < std::min(y_end, y_tile + kTileRows); ++j) {
-              solver.add(xs.rows[i], ys.rows[j], k, xs.ranks[i], ys.ranks[j]);
-              // In the self pair, board (y, x) belongs to cell (y, x) unless that one comes later.
-              if (!self || j > i)
-                solver.add(ys.rows[j], xs.rows[i], s - k, ys.ranks[j], xs.ranks[i]);
-            }
-          }
-        }
-      }
-      solver.flush();  // the next cells may depend on these
-      y_begin = y_end;
-    }
-    if (progress) progress((x_end - x_begin) * ys.rows.size() * (self ? 1 : 2));
-    x_begin = x_end;
+// The boards of layer s whose rows hold k and s-k seeds (both orders). Same-layer moves stay
+// among them: (x, y) leads to (y, x') and (y, x) to (x, y') with x', y' of higher Φ. Cell (x, y)
+// holds both boards; a block is the cells of one group of equal-Φ x rows and one of y rows. The
+// cells of a block are independent (taken in tiles, each a task), and block (gx, gy) needs only
+// the blocks before it in each direction: the blocks run as a wavefront, in parallel along its
+// anti-diagonals. In the self pair (2k = s) x and y range over the same rows and board (x_i, x_j)
+// belongs to cell (min(i, j), max(i, j)), so every board is computed once.
+class RowPair {
+ public:
+  RowPair(const Rules& rules, const Ranker& ranker, int s, int k)
+      : rules_(rules), ranker_(ranker), s_(s), k_(k), xs_(ranker, k), ys_(ranker, s - k) {}
+
+  int x_groups() const { return static_cast<int>(xs_.group_end.size()); }
+  int y_groups() const { return static_cast<int>(ys_.group_end.size()); }
+
+  // Computes block (gx, gy) once every block before it in x and in y is done; returns the boards.
+  uint64_t compute_block(int gx, int gy, const std::vector<const uint8_t*>& layers,
+                         uint8_t* out) const {
+    const Range xr = range(xs_, gx), yr = range(ys_, gy);
+    const size_t x_tiles = (xr.end - xr.begin + kTileRows - 1) / kTileRows;
+    const size_t y_tiles = (yr.end - yr.begin + kTileRows - 1) / kTileRows;
+    std::atomic<uint64_t> boards{0};
+    tbb::parallel_for(size_t{0}, x_tiles * y_tiles, [&](size_t t) {
+      const size_t x0 = xr.begin + (t / y_tiles) * kTileRows,
+                   y0 = yr.begin + (t % y_tiles) * kTileRows;
+      BatchSolver solver(rules_, ranker_, s_, layers, out);
+      boards += compute_tile(solver, x0, std::min(xr.end, x0 + kTileRows), y0,
+                             std::min(yr.end, y0 + kTileRows));
+      solver.flush();
+    });
+    return boards;
   }
+
+  // The boards of the largest tile of block (gx, gy): the largest indivisible piece of work.
+  uint64_t largest_tile(int gx, int gy) const {
+    const Range xr = range(xs_, gx), yr = range(ys_, gy);
+    const uint64_t cells = std::min<size_t>(kTileRows, xr.end - xr.begin) *
+                           std::min<size_t>(kTileRows, yr.end - yr.begin);
+    return self() && gx > gy ? 0 : 2 * cells;  // at most two boards a cell
+  }
+
+ private:
+  struct Range {
+    size_t begin, end;
+  };
+  static Range range(const RowOrder& r, int g) {
+    return {g == 0 ? 0 : r.group_end[g - 1], r.group_end[g]};
+  }
+  bool self() const { return 2 * k_ == s_; }
+
+  // Queues the cells of x rows [x0, x1) by y rows [y0, y1); returns the boards queued.
+  uint64_t compute_tile(BatchSolver& solver, size_t x0, size_t x1, size_t y0, size_t y1) const {
+    uint64_t boards = 0;
+    for (size_t i = x0; i < x1; ++i) {
+      for (size_t j = y0; j < y1; ++j) {
+        if (self() && i > j) continue;  // both boards are in cell (j, i)
+        solver.add(xs_.rows[i], ys_.rows[j], k_, xs_.ranks[i], ys_.ranks[j]);
+        ++boards;
+        if (self() && i == j) continue;
+        solver.add(ys_.rows[j], xs_.rows[i], s_ - k_, ys_.ranks[j], xs_.ranks[i]);
+        ++boards;
+      }
+    }
+    return boards;
+  }
+
+  const Rules& rules_;
+  const Ranker& ranker_;
+  const int s_, k_;
+  const RowOrder xs_, ys_;
+};
+
+// Runs the blocks of a row pair as a wavefront: a block starts when the blocks before it in x and
+// in y are done. `done(boards)` is called after each block.
+void compute_row_pair(const RowPair& pair, const std::vector<const uint8_t*>& layers, uint8_t* out,
+                      const std::function<void(uint64_t)>& done) {
+  const int nx = pair.x_groups(), ny = pair.y_groups();
+  // Blocks waiting for predecessors: 2 inside, 1 on the first row or column, 0 at the corner.
+  std::vector<std::atomic<int>> waiting(static_cast<size_t>(nx) * ny);
+  for (int gx = 0; gx < nx; ++gx)
+    for (int gy = 0; gy < ny; ++gy) waiting[gx * ny + gy] = (gx > 0) + (gy > 0);
+  const std::pair<int, int> corner{0, 0};
+  tbb::parallel_for_each(&corner, &corner + 1,
+                         [&](std::pair<int, int> block, tbb::feeder<std::pair<int, int>>& feeder) {
+                           const auto [gx, gy] = block;
+                           done(pair.compute_block(gx, gy, layers, out));
+                           if (gx + 1 < nx && --waiting[(gx + 1) * ny + gy] == 0)
+                             feeder.add({gx + 1, gy});
+                           if (gy + 1 < ny && --waiting[gx * ny + gy + 1] == 0)
+                             feeder.add({gx, gy + 1});
+                         });
+}
+
+// The critical path of a row pair's wavefront in boards, each block counted as its largest tile
+// (the time with unboundedly many threads).
+uint64_t critical_path(const RowPair& pair) {
+  const int nx = pair.x_groups(), ny = pair.y_groups();
+  std::vector<uint64_t> path(static_cast<size_t>(nx) * ny);
+  for (int gx = 0; gx < nx; ++gx)
+    for (int gy = 0; gy < ny; ++gy)
+      path[gx * ny + gy] = pair.largest_tile(gx, gy) + std::max(gx ? path[(gx - 1) * ny + gy] : 0,
+                                                                gy ? path[gx * ny + gy - 1] : 0);
+  return path.back();
 }
 
 }  // namespace
 
-void compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                   const std::vector<const uint8_t*>& lower, uint8_t* out,
-                   const std::function<void(uint64_t)>& progress) {
+LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
+                        const std::vector<const uint8_t*>& lower, uint8_t* out,
+                        const std::function<void(uint64_t)>& progress) {
   const uint64_t size = ranker.layer_size(s);
   std::memset(out, kUnknownValue, size);
   std::vector<const uint8_t*> layers = lower;
@@ -188,18 +258,29 @@ void compute_layer(const Rules& rules, const Ranker& ranker, int s,
     return ranker.row_count(a) * ranker.row_count(s - a) >
            ranker.row_count(b) * ranker.row_count(s - b);
   });
+  std::vector<std::unique_ptr<RowPair>> pairs;
+  for (int k : ks) pairs.push_back(std::make_unique<RowPair>(rules, ranker, s, k));
   std::atomic<uint64_t> done{0};
   tbb::parallel_for(
-      size_t{0}, ks.size(), size_t{1},
+      size_t{0}, pairs.size(), size_t{1},
       [&](size_t i) {
-        compute_row_pair(rules, ranker, s, ks[i], layers, out, [&](uint64_t boards) {
+        compute_row_pair(*pairs[i], layers, out, [&](uint64_t boards) {
           const uint64_t total = done.fetch_add(boards) + boards;
           if (progress) progress(total);
         });
       },
       tbb::simple_partitioner());
-  if (std::memchr(out, kUnknownValue, size))
+  if (done != size || std::memchr(out, kUnknownValue, size))
     throw std::logic_error("builder left a board uncomputed");
+  LayerWork work;
+  work.boards = size;
+  for (const auto& pair : pairs) {
+    work.critical_path = std::max(work.critical_path, critical_path(*pair));
+    for (int gx = 0; gx < pair->x_groups(); ++gx)
+      for (int gy = 0; gy < pair->y_groups(); ++gy)
+        work.largest_piece = std::max(work.largest_piece, pair->largest_tile(gx, gy));
+  }
+  return work;
 }
 
 }  // namespace kalah

@@ -7,12 +7,14 @@
 // boards come in the right order:
 //
 // A same-layer move from (x, y) (mover row x, opponent row y) leads to (y, x') with x' of higher Φ,
-// so the boards whose rows hold k and s-k seeds form a closed "row pair": independent of the other
-// pairs (parallel tasks) and computable cell by cell, cells (x, y) in Φ-descending order of x and
-// of y (both boards (x, y) and (y, x) per cell). Cells of two groups of equal Φ are independent:
-// they are taken in tiles of a few rows by a few rows for cache reuse, and their children are
-// located and prefetched a batch at a time before being read (the lookups miss the caches).
-// Every board is computed once, by one thread: the values do not depend on the thread count.
+// so the boards whose rows hold k and s-k seeds form a closed "row pair", independent of the
+// other pairs (parallel tasks). Within one, cell (x, y) holds both boards (x, y) and (y, x); a
+// block is the cells of one group of equal-Φ x rows by one group of equal-Φ y rows. A block's
+// cells are independent, taken in tiles of 16 by 16 rows (parallel tasks, cache reuse), and a
+// block needs only the blocks of higher-Φ x rows or y rows: blocks run as a wavefront. Within a
+// tile, the children of a batch of boards are located and prefetched before any is read (the
+// lookups miss the caches). Every board is computed once, by one thread, after everything it
+// depends on: the values do not depend on the thread count or the schedule.
 #pragma once
 
 #include <cstdint>
@@ -24,12 +26,21 @@
 
 namespace kalah {
 
+// How a layer's work was divided: its boards, the largest indivisible piece (a tile of cells),
+// and the critical path of the pieces' dependencies, all in boards. boards / critical_path bounds
+// the speed-up of any number of threads.
+struct LayerWork {
+  uint64_t boards = 0;
+  uint64_t largest_piece = 0;
+  uint64_t critical_path = 0;
+};
+
 // Computes layer s into out (encoded values, db/value_code.h) from the complete lower layers,
 // with the calling thread's oneTBB arena. lower[t] holds layer t for t < s (lower[0] may be
 // empty: the empty board is terminal). `progress(done)` is called from worker threads with the
 // boards finished so far (may be empty).
-void compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                   const std::vector<const uint8_t*>& lower, uint8_t* out,
-                   const std::function<void(uint64_t)>& progress = {});
+LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
+                        const std::vector<const uint8_t*>& lower, uint8_t* out,
+                        const std::function<void(uint64_t)>& progress = {});
 
 }  // namespace kalah

@@ -50,6 +50,20 @@ struct BenchDir {
   }
 };
 
+// Per computed layer from 16 seeds up: how finely its work divides among threads.
+void print_layers(const std::vector<LayerEvent>& layers) {
+  for (const LayerEvent& e : layers) {
+    if (e.reused || e.seeds < 16) continue;
+    std::printf(
+        "layer %3d: %.2f s, %.2f M boards/s; largest piece %llu boards (1/%.0f of the layer), "
+        "speed-up bound %.0fx\n",
+        e.seeds, e.seconds, e.boards / e.compute_seconds / 1e6,
+        static_cast<unsigned long long>(e.largest_piece),
+        static_cast<double>(e.boards) / e.largest_piece,
+        static_cast<double>(e.boards) / e.critical_path);
+  }
+}
+
 void print_build(const BuildTotals& t, const std::string& dir) {
   if (t.built_boards == 0) {
     std::printf("build:  every layer was already in %s: kept, not timed\n", dir.c_str());
@@ -92,7 +106,9 @@ int cmd_bench(const std::vector<std::string>& args) {
   std::printf("bench: m=%d %s, layers 1..%d, %d thread%s\n", o.pits, describe(b.rules).c_str(),
               o.max_seeds, threads, threads > 1 ? "s" : "");
   std::fflush(stdout);
-  print_build(bench_build(b), dir.path);
+  const BuildBench built = bench_build(b);
+  print_layers(built.layers);
+  print_build(built.totals, dir.path);
   std::fflush(stdout);
 
   const Database db(dir.path, b.rules, size_t{4} << 30);
