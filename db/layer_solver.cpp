@@ -10,8 +10,11 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 
+#include "db/row_moves.h"
 #include "db/value_code.h"
 #include "solver/value.h"
 
@@ -21,31 +24,11 @@ namespace {
 constexpr int kBatch = 32;        // boards whose children are prefetched together
 constexpr size_t kTileRows = 16;  // a tile: this many x rows by this many y rows
 
-// The rows of m pits holding k seeds, in processing order: by Φ (seeds weighted by distance from
-// the far end) descending, ties by rank. Same-layer moves raise a row's Φ, so every row a move
-// leads to comes earlier; `group_end[g]` closes the g-th run of rows of equal Φ.
-struct RowOrder {
-  std::vector<uint64_t> rows;  // pack_row
-  std::vector<uint64_t> ranks;
-  std::vector<size_t> group_end;
-
-  RowOrder(const Ranker& ranker, int k) {
-    const int m = ranker.pits();
-    std::vector<std::pair<int, uint64_t>> order;  // (-Φ, rank)
-    std::array<uint8_t, kMaxPits> row{};
-    ranker.first_row(k, row.data());
-    uint64_t rank = 0;
-    do {
-      order.emplace_back(-row_potential(row.data(), m), rank++);
-    } while (ranker.next_row(row.data()));
-    std::sort(order.begin(), order.end());
-    for (size_t i = 0; i < order.size(); ++i) {
-      ranker.row_unrank(k, order[i].second, row.data());
-      rows.push_back(pack_row(row.data(), m));
-      ranks.push_back(order[i].second);
-      if (i + 1 == order.size() || order[i + 1].first != order[i].first) group_end.push_back(i + 1);
-    }
-  }
+// One side of the boards of a row pair: a row set and the rows its moves leave.
+struct Rows {
+  RowSet set;
+  RowMoves moves;
+  Rows(const Ranker& ranker, int k) : set(ranker, k), moves(ranker, set) {}
 };
 
 // Computes boards in batches: first every child of every board of the batch is located and its
@@ -57,42 +40,20 @@ class BatchSolver {
               const std::vector<const uint8_t*>& layers, uint8_t* out)
       : rules_(rules), ranker_(ranker), s_(s), layers_(layers), out_(out) {}
 
-  // Queues board (mover row `mover`, opponent row `opponent` with their ranks, k seeds in the
-  // mover's row); all boards it depends on must be computed or queued before it.
-  void add(uint64_t mover, uint64_t opponent, int k, uint64_t mover_rank, uint64_t opponent_rank) {
-    const int m = rules_.pits;
+  // Queues board (row i of `mover`, row j of `opponent`); all boards it depends on must be
+  // computed or queued before it.
+  void add(const Rows& mover, size_t i, const Rows& opponent, size_t j) {
+    const int m = rules_.pits, k = mover.set.k, ko = opponent.set.k;
     Pending& p = pending_[count_++];
-    const Board b = board_of_rows(mover, opponent, m);
-    p.rank = ranker_.rank_of_rows(s_, k, mover_rank, opponent_rank);
+    p.rank = ranker_.rank_of_rows(s_, k, mover.set.ranks[i], opponent.set.ranks[j]);
     p.children = 0;
-    if (is_terminal(rules_, b)) {
-      p.best = terminal_value(rules_, b);
+    if (terminal(k, ko)) {
+      p.best = terminal_value(k, ko);
     } else {
       p.best = INT_MIN;
-      for (int pit = 0; pit < m; ++pit) {
-        const int n = b.pits[pit];
-        if (n == 0) continue;
-        const MoveResult mr = play(rules_, b, pit);
-        const Board& c = mr.board;
-        if (is_terminal(rules_, c)) {
-          p.best = std::max(p.best, move_value(mr, terminal_value(rules_, c)));
-          continue;
-        }
-        // A sowing that stops at or before the store and captures nothing keeps the opponent's
-        // row: its rank is known. It is the child's opponent row after an extra turn, its mover
-        // row otherwise.
-        const bool kept = n <= m - pit && !mr.capture;
-        const uint64_t child_mover =
-            kept && !mr.extra_turn ? opponent_rank : ranker_.row_rank(&c.pits[0]);
-        const uint64_t child_opponent =
-            kept && mr.extra_turn ? opponent_rank : ranker_.row_rank(&c.pits[m]);
-        const int cs = s_ - mr.gain;
-        const uint8_t* at =
-            layers_[cs] + ranker_.rank_of_rows(cs, mover_seeds(c, m), child_mover, child_opponent);
-        __builtin_prefetch(at);
-        p.child[p.children++] = {at, static_cast<int16_t>(mr.gain), mr.extra_turn,
-                                 static_cast<uint8_t>(cs)};
-      }
+      const uint8_t* x = mover.set.row(i);
+      for (int pit = 0; pit < m; ++pit)
+        if (x[pit] > 0) add_child(p, mover, i, opponent, j, pit);
     }
     if (count_ == kBatch) flush();
   }
@@ -127,6 +88,56 @@ class BatchSolver {
     Child child[kMaxPits];
   };
 
+  // The game is over for a mover with k seeds in their row against ko in the opponent's.
+  bool terminal(int k, int ko) const {
+    return k == 0 || (rules_.end == End::kImmediate && ko == 0);
+  }
+  int terminal_value(int k, int ko) const {
+    return rules_.remainder == Remainder::kDiscard ? 0 : k - ko;
+  }
+
+  // A child: `gain` seeds to the mover, then the board of layer s - gain whose mover row (ck
+  // seeds, rank cm) and opponent row (rank co) are given.
+  void child(Pending& p, int gain, bool extra_turn, int ck, uint64_t cm, uint64_t co) {
+    const int cs = s_ - gain;
+    if (terminal(ck, cs - ck)) {
+      p.best = std::max(p.best, move_value(extra_turn, gain, terminal_value(ck, cs - ck)));
+      return;
+    }
+    const uint8_t* at = layers_[cs] + ranker_.rank_of_rows(cs, ck, cm, co);
+    __builtin_prefetch(at);
+    p.child[p.children++] = {at, static_cast<int16_t>(gain), extra_turn, static_cast<uint8_t>(cs)};
+  }
+
+  // The child of sowing `pit` of the mover's row i: the rows it leaves come from the tables,
+  // except for sowings that come back to the mover's row (n > 2m - pit), which are played.
+  void add_child(Pending& p, const Rows& mover, size_t i, const Rows& opponent, size_t j, int pit) {
+    const int m = rules_.pits, k = mover.set.k, ko = opponent.set.k;
+    const uint8_t* x = mover.set.row(i);
+    const int n = x[pit];
+    const size_t at = i * m + pit;
+    const uint64_t own = opponent.set.ranks[j];
+    if (n < m - pit) {  // the last seed stays in the mover's row
+      const int last = pit + n;
+      const int opposite = m - 1 - last;
+      const int captured = opponent.set.row(j)[opposite];
+      if (x[last] == 0 && (captured > 0 || rules_.capture == Capture::kEmpty))
+        return child(p, 1 + captured, false, ko - captured,
+                     opponent.moves.emptied[j * m + opposite], mover.moves.sown_captured[at]);
+      return child(p, 0, false, ko, own, mover.moves.sown[at]);
+    }
+    const int kept = k - n + (m - 1 - pit);  // seeds left in the mover's row
+    if (n == m - pit) return child(p, 1, true, kept, mover.moves.sown[at], own);
+    if (n <= 2 * m - pit)  // past the store into the opponent's first n - (m - pit) pits
+      return child(p, 1, false, ko + n - (m - pit), opponent.moves.fed[j * m + n - (m - pit) - 1],
+                   mover.moves.sown[at]);
+    const Board b = board_of_rows(pack_row(x, m), pack_row(opponent.set.row(j), m), m);
+    const MoveResult mr = play(rules_, b, pit);
+    const Board& c = mr.board;
+    child(p, mr.gain, mr.extra_turn, mover_seeds(c, m), ranker_.row_rank(&c.pits[0]),
+          ranker_.row_rank(&c.pits[m]));
+  }
+
   const Rules& rules_;
   const Ranker& ranker_;
   const int s_;
@@ -146,15 +157,17 @@ class BatchSolver {
 class RowPair {
  public:
   RowPair(const Rules& rules, const Ranker& ranker, int s, int k)
-      : rules_(rules), ranker_(ranker), s_(s), k_(k), xs_(ranker, k), ys_(ranker, s - k) {}
+      : rules_(rules), ranker_(ranker), s_(s), k_(k), xs_(ranker, k) {
+    if (!self()) ys_own_.emplace(ranker, s - k);
+  }
 
-  int x_groups() const { return static_cast<int>(xs_.group_end.size()); }
-  int y_groups() const { return static_cast<int>(ys_.group_end.size()); }
+  int x_groups() const { return static_cast<int>(xs_.set.group_end.size()); }
+  int y_groups() const { return static_cast<int>(ys().set.group_end.size()); }
 
   // Computes block (gx, gy) once every block before it in x and in y is done; returns the boards.
   uint64_t compute_block(int gx, int gy, const std::vector<const uint8_t*>& layers,
                          uint8_t* out) const {
-    const Range xr = range(xs_, gx), yr = range(ys_, gy);
+    const Range xr = range(xs_.set, gx), yr = range(ys().set, gy);
     const size_t x_tiles = (xr.end - xr.begin + kTileRows - 1) / kTileRows;
     const size_t y_tiles = (yr.end - yr.begin + kTileRows - 1) / kTileRows;
     std::atomic<uint64_t> boards{0};
@@ -171,7 +184,7 @@ class RowPair {
 
   // The boards of the largest tile of block (gx, gy): the largest indivisible piece of work.
   uint64_t largest_tile(int gx, int gy) const {
-    const Range xr = range(xs_, gx), yr = range(ys_, gy);
+    const Range xr = range(xs_.set, gx), yr = range(ys().set, gy);
     const uint64_t cells = std::min<size_t>(kTileRows, xr.end - xr.begin) *
                            std::min<size_t>(kTileRows, yr.end - yr.begin);
     return self() && gx > gy ? 0 : 2 * cells;  // at most two boards a cell
@@ -181,10 +194,11 @@ class RowPair {
   struct Range {
     size_t begin, end;
   };
-  static Range range(const RowOrder& r, int g) {
+  static Range range(const RowSet& r, int g) {
     return {g == 0 ? 0 : r.group_end[g - 1], r.group_end[g]};
   }
   bool self() const { return 2 * k_ == s_; }
+  const Rows& ys() const { return self() ? xs_ : *ys_own_; }
 
   // Queues the cells of x rows [x0, x1) by y rows [y0, y1); returns the boards queued.
   uint64_t compute_tile(BatchSolver& solver, size_t x0, size_t x1, size_t y0, size_t y1) const {
@@ -192,10 +206,10 @@ class RowPair {
     for (size_t i = x0; i < x1; ++i) {
       for (size_t j = y0; j < y1; ++j) {
         if (self() && i > j) continue;  // both boards are in cell (j, i)
-        solver.add(xs_.rows[i], ys_.rows[j], k_, xs_.ranks[i], ys_.ranks[j]);
+        solver.add(xs_, i, ys(), j);
         ++boards;
         if (self() && i == j) continue;
-        solver.add(ys_.rows[j], xs_.rows[i], s_ - k_, ys_.ranks[j], xs_.ranks[i]);
+        solver.add(ys(), j, xs_, i);
         ++boards;
       }
     }
@@ -205,7 +219,8 @@ class RowPair {
   const Rules& rules_;
   const Ranker& ranker_;
   const int s_, k_;
-  const RowOrder xs_, ys_;
+  const Rows xs_;
+  std::optional<Rows> ys_own_;  // the y rows, unless they are the x rows (self pair)
 };
 
 // Runs the blocks of a row pair as a wavefront: a block starts when the blocks before it in x and
@@ -258,28 +273,29 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
     return ranker.row_count(a) * ranker.row_count(s - a) >
            ranker.row_count(b) * ranker.row_count(s - b);
   });
-  std::vector<std::unique_ptr<RowPair>> pairs;
-  for (int k : ks) pairs.push_back(std::make_unique<RowPair>(rules, ranker, s, k));
   std::atomic<uint64_t> done{0};
+  LayerWork work;
+  work.boards = size;
+  std::mutex mutex;
   tbb::parallel_for(
-      size_t{0}, pairs.size(), size_t{1},
+      size_t{0}, ks.size(), size_t{1},
       [&](size_t i) {
-        compute_row_pair(*pairs[i], layers, out, [&](uint64_t boards) {
+        const RowPair pair(rules, ranker, s, ks[i]);
+        compute_row_pair(pair, layers, out, [&](uint64_t boards) {
           const uint64_t total = done.fetch_add(boards) + boards;
           if (progress) progress(total);
         });
+        uint64_t largest = 0;
+        for (int gx = 0; gx < pair.x_groups(); ++gx)
+          for (int gy = 0; gy < pair.y_groups(); ++gy)
+            largest = std::max(largest, pair.largest_tile(gx, gy));
+        std::lock_guard lock(mutex);
+        work.largest_piece = std::max(work.largest_piece, largest);
+        work.critical_path = std::max(work.critical_path, critical_path(pair));
       },
       tbb::simple_partitioner());
   if (done != size || std::memchr(out, kUnknownValue, size))
     throw std::logic_error("builder left a board uncomputed");
-  LayerWork work;
-  work.boards = size;
-  for (const auto& pair : pairs) {
-    work.critical_path = std::max(work.critical_path, critical_path(*pair));
-    for (int gx = 0; gx < pair->x_groups(); ++gx)
-      for (int gy = 0; gy < pair->y_groups(); ++gy)
-        work.largest_piece = std::max(work.largest_piece, pair->largest_tile(gx, gy));
-  }
   return work;
 }
 
