@@ -4,7 +4,7 @@
 # every opening move and the best line.
 #
 # The default database: m = 6, both capture rules, every board with up to 22 seeds (about
-# 70 s and 2 x 190 MB on a 2-core machine; peak memory 0.6 GB), kept in
+# 15 s and 2 x 190 MB on a 2-core machine; peak memory 0.6 GB), kept in
 # ${KALAH_DB:-${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db} and reused by later runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
