@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "db/dir_lock.h"
 #include "db/file_names.h"
 #include "solver/huge_array.h"
 #include "solver/threads.h"
@@ -30,18 +31,32 @@ void check_memory(const BuildOptions& o, const Ranker& ranker) {
                          " seeds would fit)");
 }
 
-// Which layers are on disk and valid (checksums included); removes temporary files left by an
-// interrupted build.
+// Removes the temporary files of interrupted builds: with the directory locked, none is live.
+void remove_temporary_files(const std::string& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("kalah-", 0) == 0 && name.find(".kdb.tmp") != std::string::npos)
+      std::filesystem::remove(entry.path());
+  }
+}
+
+// Which layers are on disk and valid (checksums included). A damaged file of this format is
+// rebuilt; any other problem (another format or version, contradicting fields, a file that
+// cannot be read) stops the build before it touches anything.
 std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
   std::vector<bool> valid(o.max_seeds + 1, false);
   for (int s = 1; s <= o.max_seeds; ++s) {
     const std::string path = layer_path(o.dir, o.rules, s);
-    std::filesystem::remove(path + ".tmp");
-    if (!std::filesystem::exists(path)) continue;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path))) continue;
     try {
       LayerFile(path, o.rules, s).check_body();
       valid[s] = true;
     } catch (const DatabaseError& e) {
+      if (e.problem != DatabaseError::Problem::kDamaged)
+        throw DatabaseError(std::string(e.what()) +
+                                "; the build stops and leaves it as it is (it rebuilds only its "
+                                "own damaged files: move this one away to rebuild the layer)",
+                            e.problem);
       observer.note(std::string(e.what()) + "; rebuilding it");
     }
   }
@@ -90,6 +105,8 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
   const Ranker ranker(o.rules.pits, o.max_seeds);
   check_memory(o, ranker);
   std::filesystem::create_directories(o.dir);
+  const DirectoryLock lock(o.dir);
+  remove_temporary_files(o.dir);
   const ThreadLimit threads(o.threads);
 
   // Valid layers are kept; those below the top layer to build are loaded for it.

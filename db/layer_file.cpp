@@ -8,12 +8,14 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <type_traits>
 
 #include "db/checksum.h"
 #include "db/file_names.h"
+#include "solver/rank.h"
 
 namespace kalah {
 namespace {
@@ -150,9 +152,12 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
 
   const std::string path = layer_path(dir, rules, s);
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A name of its own: even a second writer that ignored the directory lock could not write
+  // into this file.
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw DatabaseError(tmp + ": cannot create: " + std::strerror(errno));
+  bool open = true;
   try {
     unsigned char header[kHeaderSize] = {};
     write_all(fd, header, kHeaderSize, tmp);  // the real header goes in last
@@ -162,61 +167,95 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
     if (::pwrite(fd, header, kHeaderSize, 0) != static_cast<ssize_t>(kHeaderSize))
       throw DatabaseError(tmp + ": write failed: " + std::strerror(errno));
     if (::fsync(fd) != 0) throw DatabaseError(tmp + ": fsync failed: " + std::strerror(errno));
+    open = false;
+    if (::close(fd) != 0) throw DatabaseError(tmp + ": close failed: " + std::strerror(errno));
+    if (::rename(tmp.c_str(), path.c_str()) != 0)
+      throw DatabaseError(path + ": rename failed: " + std::strerror(errno));
   } catch (...) {
-    ::close(fd);
+    if (open) ::close(fd);
     ::unlink(tmp.c_str());
     throw;
   }
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0)
-    throw DatabaseError(path + ": rename failed: " + std::strerror(errno));
+  // The rename is durable once the directory is synced.
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);  // make the rename durable
-    ::close(dfd);
+  if (dfd < 0 || ::fsync(dfd) != 0) {
+    const int error = errno;
+    if (dfd >= 0) ::close(dfd);
+    throw DatabaseError(dir + ": syncing the directory failed: " + std::strerror(error));
   }
+  ::close(dfd);
   return h.file_size;
 }
 
 LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int expect_seeds)
     : path_(path) {
+  using Problem = DatabaseError::Problem;
   fd_.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+  if (fd_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno), Problem::kUnreadable);
   struct stat st;
-  if (::fstat(fd_.fd, &st) != 0) fail(std::string("cannot stat: ") + std::strerror(errno));
+  if (::fstat(fd_.fd, &st) != 0)
+    fail(std::string("cannot stat: ") + std::strerror(errno), Problem::kUnreadable);
   const auto actual_size = static_cast<uint64_t>(st.st_size);
-  if (actual_size < kHeaderSize) fail("truncated: " + std::to_string(actual_size) + " bytes");
-
-  unsigned char raw[kHeaderSize];
-  pread_exact(raw, kHeaderSize, 0);
-  if (std::memcmp(raw, kMagic, 8) != 0) fail("not a kalah database file (bad magic)");
+  unsigned char raw[kHeaderSize] = {};
+  pread_exact(raw, std::min<uint64_t>(actual_size, kHeaderSize), 0);
+  const bool magic = std::memcmp(raw, kMagic, std::min<uint64_t>(actual_size, 8)) == 0;
+  if (actual_size < kHeaderSize)
+    fail("truncated: " + std::to_string(actual_size) + " bytes",
+         magic ? Problem::kDamaged : Problem::kForeign);
+  if (!magic) fail("not a kalah database file (bad magic)", Problem::kForeign);
   const uint64_t stored_header_checksum = get(raw + kHeaderChecksumAt, 8);
   std::memset(raw + kHeaderChecksumAt, 0, 8);
   header_ = parse(raw);
-  const LayerHeader& h = header_;
-  if (h.version != kFormatVersion)
-    fail("format version " + std::to_string(h.version) + ", this kalah reads version " +
-         std::to_string(kFormatVersion));
+  if (header_.version != kFormatVersion)
+    fail("format version " + std::to_string(header_.version) + ", this kalah reads version " +
+             std::to_string(kFormatVersion),
+         Problem::kForeign);
   if (Checksum::of(raw, kHeaderSize) != stored_header_checksum) fail("header checksum mismatch");
+  check_header(expect_rules, expect_seeds, actual_size);
+  read_index();
+}
 
+void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
+                             uint64_t actual_size) const {
+  // The checksum holds, so a contradiction below is not damage in transit: the file is not what
+  // its name says, and a builder must leave it alone.
+  using Problem = DatabaseError::Problem;
+  const LayerHeader& h = header_;
+  auto field = [&](const char* name, uint64_t got, const std::string& expected) {
+    fail("header field '" + std::string(name) + "' is " + std::to_string(got) + ", expected " +
+             expected,
+         Problem::kForeign);
+  };
   if (!(h.rules == expect_rules))
-    fail("rules " + describe(h.rules) + " (m=" + std::to_string(h.rules.pits) + "), expected " +
-         describe(expect_rules) + " (m=" + std::to_string(expect_rules.pits) + ")");
-  if (h.seeds != expect_seeds)
-    fail("holds layer " + std::to_string(h.seeds) + ", expected " + std::to_string(expect_seeds));
-  if (h.encoding != value_encoding(h.rules) || h.transform != 0)
-    fail("unknown value encoding " + std::to_string(h.encoding) + "/" +
-         std::to_string(h.transform));
+    fail("rules m=" + std::to_string(h.rules.pits) + " " + describe(h.rules) + " (codes " +
+             std::to_string(static_cast<int>(h.rules.capture)) + "," +
+             std::to_string(static_cast<int>(h.rules.end)) + "," +
+             std::to_string(static_cast<int>(h.rules.remainder)) +
+             "), expected m=" + std::to_string(expect_rules.pits) + " " + describe(expect_rules),
+         Problem::kForeign);
+  if (h.seeds != expect_seeds) field("layer", h.seeds, std::to_string(expect_seeds));
+  if (h.encoding != value_encoding(h.rules))
+    field("value encoding", h.encoding, std::to_string(value_encoding(h.rules)));
+  if (h.transform != 0) field("transform", h.transform, "0");
+  if (h.boards_per_block != kBoardsPerBlock)
+    field("boards per block", h.boards_per_block, std::to_string(kBoardsPerBlock));
+  const int m = h.rules.pits;
+  const uint64_t layer_size = Ranker::binomial(h.seeds + 2 * m - 1, 2 * m - 1);
+  if (h.boards != layer_size) field("boards", h.boards, std::to_string(layer_size));
+  const uint64_t blocks = (h.boards + h.boards_per_block - 1) / h.boards_per_block;
+  if (h.blocks != blocks) field("block count", h.blocks, std::to_string(blocks));
   if (!(h.flags & 1)) fail("incomplete (the build of this layer did not finish)");
-  if (h.boards_per_block == 0 ||
-      h.blocks != (h.boards + h.boards_per_block - 1) / h.boards_per_block)
-    fail("inconsistent block count " + std::to_string(h.blocks));
+  if (h.flags != 1) field("flags", h.flags, "1");
   if (h.file_size != actual_size)
     fail("truncated or extended: " + std::to_string(actual_size) + " bytes, header says " +
          std::to_string(h.file_size));
-  if (h.index_offset < kHeaderSize || h.index_offset + (h.blocks + 1) * 8 != h.file_size)
-    fail("index offset " + std::to_string(h.index_offset) + " does not fit the file");
+  if (h.index_offset < kHeaderSize || h.index_offset > h.file_size ||
+      h.file_size - h.index_offset != (h.blocks + 1) * 8)
+    field("index offset", h.index_offset, "the blocks' end, with the index filling the rest");
+}
 
+void LayerFile::read_index() {
+  const LayerHeader& h = header_;
   std::vector<unsigned char> raw_index((h.blocks + 1) * 8);
   pread_exact(raw_index.data(), raw_index.size(), h.index_offset);
   if (Checksum::of(raw_index.data(), raw_index.size()) != h.index_checksum)
@@ -226,16 +265,17 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
   for (uint64_t b = 0; b < h.blocks; ++b)
-    if (index_[b + 1] <= index_[b])
-      fail("block index is not increasing at block " + std::to_string(b));
+    if (index_[b + 1] <= index_[b] ||
+        index_[b + 1] - index_[b] > ZSTD_compressBound(block_boards(b)) + 64)
+      fail("block index entry " + std::to_string(b) + " is out of order or too large");
 }
 
 LayerFile::Fd::~Fd() {
   if (fd >= 0) ::close(fd);
 }
 
-void LayerFile::fail(const std::string& why) const {
-  throw DatabaseError(path_ + ": " + why);
+void LayerFile::fail(const std::string& why, DatabaseError::Problem p) const {
+  throw DatabaseError(path_ + ": " + why, p);
 }
 
 void LayerFile::pread_exact(void* buf, size_t size, uint64_t offset) const {
@@ -243,7 +283,9 @@ void LayerFile::pread_exact(void* buf, size_t size, uint64_t offset) const {
   while (size > 0) {
     const ssize_t r = ::pread(fd_.fd, p, size, static_cast<off_t>(offset));
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) fail(std::string("read failed: ") + std::strerror(errno));
+    if (r < 0)
+      fail(std::string("read failed: ") + std::strerror(errno),
+           DatabaseError::Problem::kUnreadable);
     if (r == 0) fail("truncated");
     p += r;
     size -= static_cast<size_t>(r);
@@ -272,6 +314,14 @@ void LayerFile::read_block(uint64_t block, uint8_t* out) const {
   if (r != n)
     fail("block " + std::to_string(block) + " holds " + std::to_string(r) + " values, expected " +
          std::to_string(n));
+  // Every code of layer s lies in 0..s (owner) or 0..2s (discard): anything else would be served
+  // as a value no board can have.
+  const uint8_t top = encode_value(header_.rules, header_.seeds, header_.seeds);
+  const uint8_t highest = *std::max_element(out, out + n);
+  if (highest > top)
+    fail("block " + std::to_string(block) + " holds the code " + std::to_string(highest) +
+         ", which no value of layer " + std::to_string(header_.seeds) + " has (at most " +
+         std::to_string(top) + ")");
 }
 
 void LayerFile::read_all(uint8_t* out) const {

@@ -54,9 +54,18 @@ inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
 
-// A damaged, truncated or mismatched file, or an I/O failure; the message names the file.
+// A damaged, truncated or mismatched file, or an I/O failure; the message names the file and
+// what is wrong. `problem` tells a builder what it may do about the file: only its own damaged
+// output (a file of this format whose checksums or size are wrong) is rebuilt over.
 struct DatabaseError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  enum class Problem {
+    kDamaged,     // this format, bad checksum, size or completeness: the build's own output
+    kForeign,     // not provably ours: another format or version, or fields that contradict
+    kUnreadable,  // the file or directory cannot be opened or read (permissions, I/O errors)
+  };
+  explicit DatabaseError(const std::string& what, Problem p = Problem::kForeign)
+      : std::runtime_error(what), problem(p) {}
+  Problem problem;
 };
 
 struct LayerHeader {
@@ -96,7 +105,8 @@ class LayerFile {
   uint64_t block_boards(uint64_t block) const;  // boards in this block
   uint64_t compressed_size(uint64_t block) const { return index_[block + 1] - index_[block]; }
 
-  // Decodes block `block` into out (block_boards(block) bytes of encoded values).
+  // Decodes block `block` into out (block_boards(block) bytes of encoded values), checking that
+  // every value is one this layer can hold.
   void read_block(uint64_t block, uint8_t* out) const;
   // Decodes all blocks into out (header().boards bytes), in parallel.
   void read_all(uint8_t* out) const;
@@ -105,7 +115,12 @@ class LayerFile {
 
  private:
   void pread_exact(void* buf, size_t size, uint64_t offset) const;
-  [[noreturn]] void fail(const std::string& why) const;
+  [[noreturn]] void fail(const std::string& why,
+                         DatabaseError::Problem p = DatabaseError::Problem::kDamaged) const;
+  // Checks that the header's fields agree with each other, with the rules and layer expected
+  // and with the file's size (all before anything is sized from them).
+  void check_header(const Rules& expect_rules, int expect_seeds, uint64_t actual_size) const;
+  void read_index();
 
   struct Fd {
     int fd = -1;

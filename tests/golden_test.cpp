@@ -76,8 +76,7 @@ TEST_F(Golden, LayerFilesHashToTheRecordedValues) {
     EXPECT_EQ(sha.hex_digest(), hash) << name << " differs from its golden hash";
   }
   std::set<std::string> built;
-  for (const auto& e : std::filesystem::directory_iterator(dir_->str()))
-    built.insert(e.path().filename().string());
+  for (const auto& [name, bytes] : test::snapshot(dir_->str())) built.insert(name);
   EXPECT_EQ(built, listed) << "the golden databases are not the files the hashes list";
 }
 

@@ -55,7 +55,8 @@ std::string read_file(const std::string& path) {
 std::map<std::string, std::string> snapshot(const std::string& dir) {
   std::map<std::string, std::string> files;
   for (const auto& e : fs::directory_iterator(dir))
-    files[e.path().filename().string()] = read_file(e.path().string());
+    if (e.path().extension() == ".kdb")
+      files[e.path().filename().string()] = read_file(e.path().string());
   return files;
 }
 

@@ -27,7 +27,7 @@ class TempDir {
 void build(const std::string& dir, const Rules& rules, int max_seeds, int threads = 0);
 
 std::string read_file(const std::string& path);
-// Every file of a directory, by name, with its bytes.
+// Every layer file (*.kdb) of a directory, by name, with its bytes.
 std::map<std::string, std::string> snapshot(const std::string& dir);
 
 }  // namespace kalah::test

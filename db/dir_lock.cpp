@@ -1,0 +1,45 @@
+// dir_lock.cpp: flock on DIR/kalah.lock.
+#include "db/dir_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "db/layer_file.h"
+
+namespace kalah {
+
+DirectoryLock::DirectoryLock(const std::string& dir) {
+  const std::string path = dir + "/kalah.lock";
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw DatabaseError(path + ": cannot create the lock file: " + std::strerror(errno),
+                        DatabaseError::Problem::kUnreadable);
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    char pid[32] = {};
+    const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    if (error == EWOULDBLOCK)
+      throw DatabaseError("database " + dir + " is being built by " +
+                          (n > 0 ? "process " + std::string(pid, static_cast<size_t>(n))
+                                 : std::string("another process")) +
+                          "; one build at a time per directory");
+    throw DatabaseError(path + ": cannot lock: " + std::strerror(error),
+                        DatabaseError::Problem::kUnreadable);
+  }
+  const std::string me = std::to_string(::getpid());
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
+    // The pid is only for the message of a second writer; the lock itself holds.
+  }
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the lock
+}
+
+}  // namespace kalah
