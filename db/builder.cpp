@@ -107,6 +107,8 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
   std::filesystem::create_directories(o.dir);
   const DirectoryLock lock(o.dir);
   remove_temporary_files(o.dir);
+  for (const auto& name : stray_layer_files(o.dir))
+    observer.note("ignoring " + o.dir + "/" + name + ": not a layer file name kalah writes");
   const ThreadLimit threads(o.threads);
 
   // Valid layers are kept; those below the top layer to build are loaded for it.

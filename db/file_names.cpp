@@ -59,13 +59,28 @@ std::vector<VariantFiles> list_variants(const std::string& dir) {
     if (it == out.end()) it = out.insert(out.end(), VariantFiles{n->rules, {}});
     it->layers.push_back(n->seeds);
   }
-  if (ec) throw DatabaseError(dir + ": cannot read the directory: " + ec.message());
+  if (ec)
+    throw DatabaseError(dir + ": cannot read the directory: " + ec.message(),
+                        DatabaseError::Problem::kUnreadable);
   for (auto& v : out) std::sort(v.layers.begin(), v.layers.end());
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return std::tuple(a.rules.pits, a.rules.capture, a.rules.end, a.rules.remainder) <
            std::tuple(b.rules.pits, b.rules.capture, b.rules.end, b.rules.remainder);
   });
   return out;
+}
+
+std::vector<std::string> stray_layer_files(const std::string& dir) {
+  std::vector<std::string> strays;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("kalah-m", 0) == 0 && name.size() > 4 &&
+        name.compare(name.size() - 4, 4, ".kdb") == 0 && !parse_layer_file_name(name))
+      strays.push_back(name);
+  }
+  std::sort(strays.begin(), strays.end());
+  return strays;
 }
 
 }  // namespace kalah

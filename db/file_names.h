@@ -32,5 +32,8 @@ struct VariantFiles {
 };
 // Throws DatabaseError when the directory cannot be read.
 std::vector<VariantFiles> list_variants(const std::string& dir);
+// Files that look like layer files (kalah-m….kdb) but are not named as kalah names them (e.g.
+// "…-s05.kdb"): they are never read, and a tool should say so.
+std::vector<std::string> stray_layer_files(const std::string& dir);
 
 }  // namespace kalah

@@ -112,6 +112,8 @@ class LayerFile {
   void read_all(uint8_t* out) const;
   // Recomputes the checksum of the body (blocks and index); throws if it does not match.
   void check_body() const;
+  // Decodes every block (in parallel), so that a code no value of the layer has is found.
+  void check_values() const;
 
  private:
   void pread_exact(void* buf, size_t size, uint64_t offset) const;

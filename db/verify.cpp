@@ -89,7 +89,9 @@ std::vector<std::string> check_files(const std::string& dir, const VariantFiles&
   std::vector<std::string> failures;
   for (int s : v.layers) {
     try {
-      LayerFile(layer_path(dir, v.rules, s), v.rules, s).check_body();
+      const LayerFile file(layer_path(dir, v.rules, s), v.rules, s);
+      file.check_body();
+      file.check_values();
     } catch (const DatabaseError& e) {
       failures.push_back(e.what());
     }

@@ -1,6 +1,6 @@
 // verify.h: checking a database three independent ways (docs/design.md §8).
 //
-//   1. the checksum of every file (header, blocks, index);
+//   1. the checksum of every file (header, blocks, index), and every value decoded and in range;
 //   2. values recomputed from their children, one move deeper through the database, on random
 //      boards of each layer or on all of them;
 //   3. values against the exact search solver on a few random boards of the small layers.
@@ -22,7 +22,7 @@ struct VerifyOptions {
   int solver_max_seeds = 16;  // compare with the solver only in layers up to this
 };
 
-// The checksum failures of a variant's files, each naming its file (empty: all good).
+// Way 1 for a variant's files: the failures, each naming its file (empty: all good).
 std::vector<std::string> check_files(const std::string& dir, const VariantFiles& variant);
 
 struct LayerCheck {

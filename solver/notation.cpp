@@ -9,7 +9,7 @@ namespace kalah {
 namespace {
 
 [[noreturn]] void fail(const std::string& text, const std::string& why) {
-  throw std::invalid_argument("position '" + text + "': " + why);
+  throw std::invalid_argument("position '" + printable_input(text) + "': " + why);
 }
 
 std::string trim(const std::string& s) {
@@ -34,14 +34,15 @@ std::vector<std::string> split(const std::string& s, const std::string& separato
 int parse_count(const std::string& text, const std::string& field, const std::string& what) {
   const std::string t = trim(field);
   if (t.empty()) fail(text, "empty " + what);
-  if (t[0] == '-') fail(text, "negative count '" + t + "' in " + what);
+  if (t[0] == '-') fail(text, "negative count '" + printable_input(t, 20) + "' in " + what);
   int value = 0;
   for (char c : t) {
     if (!std::isdigit(static_cast<unsigned char>(c)))
-      fail(text, what + " is '" + t + "', not a number");
+      fail(text, what + " is '" + printable_input(t, 20) + "', not a number");
     value = value * 10 + (c - '0');
     if (value > kMaxPositionSeeds)
-      fail(text, what + " holds " + t + " seeds; at most " + std::to_string(kMaxPositionSeeds));
+      fail(text, what + " holds " + printable_input(t, 20) + " seeds; at most " +
+                     std::to_string(kMaxPositionSeeds));
   }
   return value;
 }
@@ -146,7 +147,29 @@ std::string join(const Board& b, int first, int count) {
 
 }  // namespace
 
+std::string printable_input(const std::string& text, size_t max_chars) {
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < max_chars; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      const char hex[] = "0123456789abcdef";
+      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > max_chars) out += "... (" + std::to_string(text.size()) + " characters in all)";
+  return out;
+}
+
 ParsedPosition parse_position(const std::string& text, int expected_pits) {
+  if (text.size() > kMaxPositionLength)
+    fail(text, "too long (" + std::to_string(text.size()) + " characters; a position has at most " +
+                   std::to_string(kMaxPositionLength) + ")");
   const std::string t = trim(text);
   if (t.empty()) fail(text, "empty position");
   if (t.find('/') != std::string::npos) return parse_relative(text, t, expected_pits);
@@ -178,7 +201,8 @@ std::vector<int> parse_turn(const std::string& text, int m) {
     for (char c : g) ok = ok && std::isdigit(static_cast<unsigned char>(c));
     if (ok) v = std::stoi(g);
     if (!ok || v < 1 || v > m)
-      throw std::invalid_argument("move '" + text + "': '" + g + "' is not a pit number 1.." +
+      throw std::invalid_argument("move '" + printable_input(text) + "': '" +
+                                  printable_input(g, 20) + "' is not a pit number 1.." +
                                   std::to_string(m));
     pits.push_back(v - 1);
   }

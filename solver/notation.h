@@ -18,6 +18,8 @@
 namespace kalah {
 
 inline constexpr int kMaxPositionSeeds = kMaxBoardSeeds;  // pits and stores together
+// Longer text is refused before it is split: no position needs more than a few dozen characters.
+inline constexpr size_t kMaxPositionLength = 1000;
 
 struct ParsedPosition {
   int pits = 0;  // m, read off the text
@@ -37,6 +39,10 @@ std::string format_turn(const std::vector<int>& pits);
 // A small board drawing (several lines, newline-terminated): the opponent's row on top with their
 // store on the left, the mover's row below with their store on the right, pits numbered.
 std::string draw(const Position& p, int m);
+
+// Input as it may be echoed in a one-line message: control characters escaped (\n, \xNN) and
+// cut after `max_chars` characters, with the full length said.
+std::string printable_input(const std::string& text, size_t max_chars = 200);
 
 inline const char* side_name(Side s) {
   return s == Side::kSouth ? "South" : "North";

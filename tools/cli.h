@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +46,16 @@ struct CommandHelp {
 bool parse_command(const CommandHelp& help, const po::options_description& desc,
                    const po::positional_options_description* positional,
                    const std::vector<std::string>& args, po::variables_map& vm);
+
+// Every numeric option is parsed as a signed or floating type (Boost would read "-1" into an
+// unsigned one as a huge number) and checked here: lo <= value <= hi, which NaN never is.
+template <class T>
+void check_range(const char* flag, T value, T lo, T hi) {
+  if (value >= lo && value <= hi) return;
+  std::ostringstream message;
+  message << flag << " must be " << lo << ".." << hi << ", got " << value;
+  throw UsageError(message.str());
+}
 
 // "+2", "0", "-4".
 std::string signed_number(int v);

@@ -17,7 +17,7 @@ struct BenchOptions {
   int max_seeds = 20;
   RuleFlags flags;
   int threads = 0;
-  uint64_t probes = 1000000;
+  int64_t probes = 1000000;
   std::string keep;
 };
 
@@ -94,6 +94,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   add_rule_options(desc, o.flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
+  check_range<int64_t>("--probes", o.probes, 1, 100000000);
   const BenchDir dir(o.keep);
   BuildOptions b;
   b.dir = dir.path;

@@ -133,9 +133,7 @@ int cmd_build(const std::vector<std::string>& args) {
   add_rule_options(desc, o.rule_flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
-  if (!(o.memory_gib >= 0 && o.memory_gib < 1e9))
-    throw UsageError("--memory must be 0 (the machine's memory) or a size in GiB, got " +
-                     std::to_string(o.memory_gib));
+  check_range("--memory", o.memory_gib, 0.0, 1e6);  // GiB; 0: the machine's memory
   BuildOptions b;
   b.rules = make_rules(o.pits, o.rule_flags);
   b.dir = o.dir;

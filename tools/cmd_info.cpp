@@ -37,7 +37,10 @@ int cmd_info(const std::vector<std::string>& args) {
     uint64_t boards = 0, bytes = 0;
     int expected = 1;
     for (int s : v.layers) {
-      if (s != expected) std::printf("  (layers %d..%d missing)\n", expected, s - 1);
+      if (s != expected) {
+        std::printf("  layers %d..%d missing: the database cannot be opened\n", expected, s - 1);
+        status = kExitFailure;
+      }
       expected = s + 1;
       const std::string path = layer_path(dir, v.rules, s);
       try {

@@ -20,7 +20,7 @@ struct QueryOptions {
   bool json = false;
   bool search = false;
   bool keep_going = false;
-  size_t cache_mb = 256;
+  int64_t cache_mb = 256;
 };
 
 constexpr CommandHelp kHelp = {
@@ -67,7 +67,7 @@ class Querier {
       report.nodes = solver.nodes();
       report.probes = solver.probes();
     } else {
-      throw UsageError("position '" + text + "' has " + std::to_string(s) +
+      throw UsageError("position '" + printable_input(text) + "' has " + std::to_string(s) +
                        " seeds on the pits; the database holds up to " +
                        std::to_string(db.max_seeds()) + " (add --search to solve it by search)");
     }
@@ -85,8 +85,8 @@ class Querier {
   const Database& database(const Rules& rules) {
     auto& db = open_[rules.pits];
     if (!db)
-      db = std::make_unique<Database>(o_.dir, rules,
-                                      o_.search ? size_t{1} << 40 : o_.cache_mb << 20);
+      db = std::make_unique<Database>(
+          o_.dir, rules, o_.search ? size_t{1} << 40 : static_cast<size_t>(o_.cache_mb) << 20);
     return *db;
   }
 
@@ -121,6 +121,7 @@ int cmd_query(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
+  check_range<int64_t>("--cache-mb", o.cache_mb, 1, 1 << 20);
 
   Querier querier(o);
   int status = kExitOk;
@@ -133,7 +134,8 @@ int cmd_query(const std::vector<std::string>& args) {
           dynamic_cast<const std::invalid_argument*>(&e) || dynamic_cast<const UsageError*>(&e);
       status = input ? kExitUsage : std::max(status, kExitFailure);
       if (o.json)
-        std::cout << JsonObject().add("input", text).add("error", e.what()).str() << std::endl;
+        std::cout << JsonObject().add("input", printable_input(text)).add("error", e.what()).str()
+                  << std::endl;
       else
         std::cerr << "kalah query: " << e.what() << std::endl;
     }

@@ -23,7 +23,7 @@ struct SolveOptions {
   std::string position;
   RuleFlags rule_flags;
   bool json = false;
-  size_t table_mb = 0;  // 0: 32 MiB for a full analysis with a database, else 256 MiB
+  int64_t table_mb = 0;  // 0: 32 MiB for a full analysis with a database, else 256 MiB
   std::string db;
   bool pie = false;
   bool value_only = false;
@@ -199,7 +199,10 @@ int run(const SolveOptions& o) {
   // Per root move. With a database the tree above it is small, and a table that stays in the
   // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
   // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
-  job.table_bytes = (o.table_mb ? o.table_mb : job.db && !o.value_only ? 32 : 256) << 20;
+  job.table_bytes = static_cast<size_t>(o.table_mb                ? o.table_mb
+                                        : job.db && !o.value_only ? 32
+                                                                  : 256)
+                    << 20;
   std::signal(SIGINT, on_interrupt);
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
@@ -237,8 +240,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   positional.add("position", 1);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
-  if (vm.count("tt-mb") && (o.table_mb < 1 || o.table_mb > (size_t{1} << 20)))
-    throw UsageError("--tt-mb must be 1..1048576, got " + std::to_string(o.table_mb));
+  if (vm.count("tt-mb")) check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
   if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
   return run(o);

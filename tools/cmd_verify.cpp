@@ -10,7 +10,8 @@ namespace {
 constexpr CommandHelp kHelp = {
     "verify", "kalah verify --db DIR [--pits M] [rule flags] [--sample N | --full]",
     "Checks every layer file in DIR (or of the variants the flags select) three ways:\n"
-    "  1. the checksum of every file (header, blocks, index);\n"
+    "  1. the checksum of every file (header, blocks, index), and every value decoded and\n"
+    "     checked to be one its layer can hold;\n"
     "  2. values recomputed from their children (one move deeper, probing the database) on N\n"
     "     random boards per layer, or on every board with --full;\n"
     "  3. values against the exact search solver on a few random boards of the small layers.\n"
@@ -24,7 +25,7 @@ bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyO
   const std::vector<std::string> damaged = check_files(dir, v);
   for (const auto& problem : damaged) std::printf("  FAILED %s\n", problem.c_str());
   if (!damaged.empty()) return false;
-  std::printf("  checksums: all %zu files ok\n", v.layers.size());
+  std::printf("  checksums and value ranges: all %zu files ok\n", v.layers.size());
   bool ok = true;
   try {
     const Database db(dir, v.rules);
@@ -50,13 +51,15 @@ int cmd_verify(const std::vector<std::string>& args) {
   int pits = 6;
   RuleFlags flags;
   VerifyOptions o;
+  int64_t sample = static_cast<int64_t>(o.sample),
+          solver_sample = static_cast<int64_t>(o.solver_sample);
   po::options_description desc("options");
   desc.add_options()("db", po::value(&dir)->required()->value_name("DIR"), "database directory")(
       "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
-      "sample", po::value(&o.sample)->default_value(o.sample)->value_name("N"),
+      "sample", po::value(&sample)->default_value(sample)->value_name("N"),
       "random boards per layer recomputed from their children")(
       "full", po::bool_switch(&o.full), "recompute every board of every layer")(
-      "solver-sample", po::value(&o.solver_sample)->default_value(o.solver_sample)->value_name("N"),
+      "solver-sample", po::value(&solver_sample)->default_value(solver_sample)->value_name("N"),
       "random boards per layer compared with the search solver")(
       "solver-max-seeds",
       po::value(&o.solver_max_seeds)->default_value(o.solver_max_seeds)->value_name("S"),
@@ -65,6 +68,11 @@ int cmd_verify(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
   if (o.full && !vm["sample"].defaulted()) throw UsageError("give --sample or --full, not both");
+  check_range<int64_t>("--sample", sample, 1, int64_t{1} << 40);
+  check_range<int64_t>("--solver-sample", solver_sample, 0, 1000000);
+  check_range("--solver-max-seeds", o.solver_max_seeds, 0, kMaxBoardSeeds);
+  o.sample = static_cast<uint64_t>(sample);
+  o.solver_sample = static_cast<uint64_t>(solver_sample);
 
   bool ok = true;
   for (const auto& v : select_variants(dir, vm, pits, flags)) {

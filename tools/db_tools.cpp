@@ -7,6 +7,9 @@ namespace kalah {
 
 std::vector<VariantFiles> select_variants(const std::string& dir, const po::variables_map& vm,
                                           int pits, const RuleFlags& flags) {
+  for (const auto& name : stray_layer_files(dir))
+    std::fprintf(stderr, "note: ignoring %s/%s: not a layer file name kalah writes\n", dir.c_str(),
+                 name.c_str());
   const Rules wanted = make_rules(vm.count("pits") ? pits : 1, flags);
   std::vector<VariantFiles> out;
   for (const auto& v : list_variants(dir)) {
