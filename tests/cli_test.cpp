@@ -13,27 +13,9 @@
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string out;
-};
-
-// Runs a shell command, stderr folded into out.
-Outcome shell(const std::string& command) {
-  const std::string cmd = command + " 2>&1 </dev/null";
-  FILE* f = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const int st = pclose(f);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
-}
-
-// Runs kalah with the given arguments (a shell fragment).
-Outcome kalah(const std::string& args) {
-  return shell(std::string(KALAH_EXE) + " " + args);
-}
+using kalah::test::kalah;
+using kalah::test::Outcome;
+using kalah::test::shell;
 
 TEST(Cli, SolveJsonGivesThePublishedValue) {
   const Outcome r = kalah("solve --pits 3 --seeds 3 --capture empty --json");

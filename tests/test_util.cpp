@@ -117,3 +117,22 @@ int Process::wait() {
 }
 
 }  // namespace kalah::test
+
+namespace kalah::test {
+
+Outcome shell(const std::string& command) {
+  const std::string cmd = "{ " + command + "; } 2>&1 </dev/null";
+  FILE* f = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  const int st = pclose(f);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
+}
+
+Outcome kalah(const std::string& args) {
+  return shell(std::string(KALAH_EXE) + " " + args);
+}
+
+}  // namespace kalah::test

@@ -55,3 +55,16 @@ class Process {
 };
 
 }  // namespace kalah::test
+
+namespace kalah::test {
+
+struct Outcome {
+  int status;       // exit status, or 128 + the signal that ended it
+  std::string out;  // standard output and error together
+};
+// Runs a shell command with no standard input unless the command gives one.
+Outcome shell(const std::string& command);
+// Runs the kalah executable with the given arguments (a shell fragment).
+Outcome kalah(const std::string& args);
+
+}  // namespace kalah::test

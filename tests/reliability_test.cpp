@@ -1,0 +1,208 @@
+// reliability_test.cpp: no crash and no wrong value from any file, one writer per directory,
+// resumption that never overwrites what it cannot prove is its own, bad options and input.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "db/builder.h"
+#include "db/checksum.h"
+#include "db/dir_lock.h"
+#include "db/file_names.h"
+#include "db/layer_file.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+namespace fs = std::filesystem;
+using test::kalah;
+using test::Outcome;
+
+constexpr Rules kRules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+constexpr int kTop = 9;
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Sets a little-endian header field of a layer file's bytes and recomputes the header checksum
+// (offset 80 in the layout of db/layer_file.h), as a forger would.
+std::string forge(std::string bytes, size_t offset, int size, uint64_t value) {
+  for (int i = 0; i < size; ++i) bytes[offset + i] = static_cast<char>(value >> (8 * i));
+  for (int i = 0; i < 8; ++i) bytes[80 + i] = 0;
+  const uint64_t sum = Checksum::of(bytes.data(), kHeaderSize);
+  for (int i = 0; i < 8; ++i) bytes[80 + i] = static_cast<char>(sum >> (8 * i));
+  return bytes;
+}
+
+class Reliability : public ::testing::Test {
+ protected:
+  void SetUp() override { test::build(dir_.str(), kRules, kTop); }
+  std::string path(int s) const { return layer_path(dir_.str(), kRules, s); }
+  std::string db() const { return "--db " + dir_.str(); }
+  test::TempDir dir_;
+};
+
+TEST_F(Reliability, ForgedHeaderFieldsAreRefusedByEveryCommandAndLeftAlone) {
+  const std::string original = test::read_file(path(7));
+  struct Forgery {
+    size_t offset;
+    int size;
+    uint64_t value;
+    const char* field;  // in the message
+  };
+  const Forgery forgeries[] = {
+      {24, 8, 65536, "boards"},
+      {32, 8, (uint64_t{1} << 61) - 1, "block count"},
+      {20, 4, 4096, "boards per block"},
+      {40, 8, kHeaderSize + 8, "index offset"},
+      {40, 8, ~uint64_t{0} - 3, "index offset"},
+      {16, 2, 8, "layer"},
+      {18, 1, 2, "value encoding"},
+      {56, 4, 3, "flags"},
+      {12, 1, 5, "rules"},
+  };
+  for (const Forgery& f : forgeries) {
+    const std::string forged = forge(original, f.offset, f.size, f.value);
+    write_file(path(7), forged);
+    const auto before = test::snapshot(dir_.str());
+    try {
+      LayerFile(path(7), kRules, 7);
+      ADD_FAILURE() << f.field << ": forged header accepted";
+    } catch (const DatabaseError& e) {
+      EXPECT_NE(std::string(e.what()).find(f.field), std::string::npos) << e.what();
+      EXPECT_EQ(e.problem, DatabaseError::Problem::kForeign) << e.what();
+    }
+    for (const std::string& command :
+         {"query " + db() + " 1,1,1,1/1,1,1,1", "solve --pits 4 --seeds 2 " + db(), "info " + db(),
+          "verify " + db(), "build --pits 4 " + db() + " --max-seeds 10"}) {
+      const Outcome r = kalah(command);
+      EXPECT_EQ(r.status, 1) << f.field << ": " << command << "\n" << r.out;
+      EXPECT_NE(r.out.find("s7.kdb"), std::string::npos) << command << "\n" << r.out;
+    }
+    EXPECT_TRUE(test::snapshot(dir_.str()) == before) << f.field << ": files were changed";
+  }
+  write_file(path(7), original);
+}
+
+TEST_F(Reliability, ImpossibleValuesAreNeverServed) {
+  // A layer file written by the library itself, checksums and header valid, one code of 200.
+  std::vector<uint8_t> values(LayerFile(path(7), kRules, 7).header().boards, 0);
+  LayerFile(path(7), kRules, 7).read_all(values.data());
+  values[values.size() / 2] = 200;
+  write_layer_file(dir_.str(), kRules, 7, values.data(), values.size());
+  const auto before = test::snapshot(dir_.str());
+  for (const std::string& command :
+       {"solve --pits 4 --seeds 2 " + db(), "verify " + db(), "info " + db(),
+        "build --pits 4 " + db() + " --max-seeds 10"}) {
+    const Outcome r = kalah(command);
+    EXPECT_EQ(r.status, 1) << command << "\n" << r.out;
+    EXPECT_NE(r.out.find("code 200"), std::string::npos) << command << "\n" << r.out;
+  }
+  EXPECT_TRUE(test::snapshot(dir_.str()) == before) << "files were changed";
+}
+
+TEST_F(Reliability, OneWriterPerDirectory) {
+  const auto before = test::snapshot(dir_.str());
+  {
+    const DirectoryLock held(dir_.str());
+    const Outcome r = kalah("build --pits 4 " + db() + " --max-seeds 10");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("is being built by process " + std::to_string(::getpid())),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(kalah("query " + db() + " 1,1,1,1/1,1,1,1").status, 0) << "readers take no lock";
+    EXPECT_THROW(DirectoryLock again(dir_.str()), DatabaseError);
+  }
+  EXPECT_TRUE(test::snapshot(dir_.str()) == before);
+  EXPECT_EQ(kalah("build --pits 4 " + db() + " --max-seeds 10").status, 0)
+      << "the lock was released";
+}
+
+TEST_F(Reliability, ResumeStopsAtFilesItCannotProveAreItsOwn) {
+  const std::string original = test::read_file(path(5));
+  // A newer format version (with a valid header checksum), and a directory in a file's place.
+  write_file(path(5), forge(original, 8, 4, 2));
+  Outcome r = kalah("build --pits 4 " + db() + " --max-seeds 10");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("format version 2"), std::string::npos) << r.out;
+  EXPECT_EQ(test::read_file(path(5)), forge(original, 8, 4, 2)) << "the newer file was touched";
+  fs::remove(path(5));
+  fs::create_directory(path(5));
+  r = kalah("build --pits 4 " + db() + " --max-seeds 10");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(fs::is_directory(path(5)));
+  fs::remove(path(5));
+  // Its own damaged output (a flipped byte in a block) is rebuilt to the same bytes.
+  std::string damaged = original;
+  damaged[kHeaderSize + 3] ^= 0x40;
+  write_file(path(5), damaged);
+  r = kalah("build --pits 4 " + db() + " --max-seeds 9");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("rebuilding it"), std::string::npos) << r.out;
+  EXPECT_EQ(test::read_file(path(5)), original);
+}
+
+TEST_F(Reliability, StrayLayerNamesAreReportedAndNeverRead) {
+  fs::copy_file(path(5), dir_.str("kalah-m4-standard-immediate-owner-s05.kdb"));
+  const Outcome info = kalah("info " + db());
+  EXPECT_EQ(info.status, 0) << info.out;
+  EXPECT_NE(info.out.find("ignoring"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("layers 1..9 (9 files)"), std::string::npos) << info.out;
+  EXPECT_EQ(kalah("query " + db() + " 1,1,1,1/1,1,1,1").status, 0);
+  fs::remove(path(5));
+  const Outcome gap = kalah("info " + db());
+  EXPECT_EQ(gap.status, 1) << gap.out;
+  EXPECT_NE(gap.out.find("layers 5..5 missing"), std::string::npos) << gap.out;
+}
+
+TEST_F(Reliability, BadNumericOptionsExitTwoOnEveryCommand) {
+  const std::string d = db() + " --pits 4";
+  for (const std::string& args :
+       std::vector<std::string>{"build " + d + " --max-seeds 3 --memory nan",
+                                "build " + d + " --max-seeds 3 --memory inf",
+                                "build " + d + " --max-seeds 3 --memory 1e30",
+                                "build " + d + " --max-seeds 3 --memory -1",
+                                "build " + d + " --max-seeds 3 --threads -5",
+                                "build " + d + " --max-seeds 3 --threads 1e9",
+                                "build " + d + " --max-seeds 3 --zstd-level 0",
+                                "build " + d + " --max-seeds -3",
+                                "bench --probes -1",
+                                "bench --probes nan",
+                                "bench --threads -5",
+                                "bench --max-seeds 0",
+                                "query " + db() + " --cache-mb -1 1,1,1,1/1,1,1,1",
+                                "query " + db() + " --pits -4 1,1/1,1",
+                                "solve --seeds 2 --tt-mb -1",
+                                "solve --seeds nan",
+                                "solve --pits -3 --seeds 1",
+                                "verify " + db() + " --sample -1",
+                                "verify " + db() + " --solver-sample -2",
+                                "verify " + db() + " --solver-max-seeds 999",
+                                "info " + db() + " --pits x"}) {
+    const Outcome r = kalah(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << ": not one line: " << r.out;
+  }
+}
+
+TEST_F(Reliability, HugeOrOddInputIsEchoedShortOnOneLine) {
+  const Outcome huge = test::shell("head -c 20000000 /dev/zero | tr '\\0' 1 | " +
+                                   std::string(KALAH_EXE) + " query " + db());
+  EXPECT_EQ(huge.status, 2);
+  EXPECT_LT(huge.out.size(), 500u) << huge.out.substr(0, 500);
+  EXPECT_EQ(huge.out.find('\n'), huge.out.size() - 1);
+  const Outcome commas = test::shell("head -c 4000000 /dev/zero | tr '\\0' , | " +
+                                     std::string(KALAH_EXE) + " query " + db());
+  EXPECT_EQ(commas.status, 2);
+  EXPECT_LT(commas.out.size(), 500u);
+  const Outcome odd = kalah("solve \"$(printf '1,2\\n3/4,\\001')\"");
+  EXPECT_EQ(odd.status, 2) << odd.out;
+  EXPECT_EQ(odd.out.find('\n'), odd.out.size() - 1) << odd.out;
+  EXPECT_NE(odd.out.find("\\n"), std::string::npos) << odd.out;
+}
+
+}  // namespace
+}  // namespace kalah
