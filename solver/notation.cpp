@@ -149,7 +149,8 @@ std::string join(const Board& b, int first, int count) {
 
 std::string printable_input(const std::string& text, size_t max_chars) {
   std::string out;
-  for (size_t i = 0; i < text.size() && i < max_chars; ++i) {
+  size_t i = 0;
+  for (; i < text.size() && out.size() < max_chars; ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '\n') {
       out += "\\n";
@@ -162,7 +163,7 @@ std::string printable_input(const std::string& text, size_t max_chars) {
       out += static_cast<char>(c);
     }
   }
-  if (text.size() > max_chars) out += "... (" + std::to_string(text.size()) + " characters in all)";
+  if (i < text.size()) out += "... (" + std::to_string(text.size()) + " characters in all)";
   return out;
 }
 

@@ -41,7 +41,7 @@ std::string format_turn(const std::vector<int>& pits);
 std::string draw(const Position& p, int m);
 
 // Input as it may be echoed in a one-line message: control characters escaped (\n, \xNN) and
-// cut after `max_chars` characters, with the full length said.
+// cut once about `max_chars` characters are shown, with the full length said.
 std::string printable_input(const std::string& text, size_t max_chars = 200);
 
 inline const char* side_name(Side s) {

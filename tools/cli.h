@@ -63,11 +63,13 @@ std::string signed_number(int v);
 const char* result_word(int margin);
 
 // Subcommands: each takes the arguments after its name and returns an exit status or throws.
-int cmd_solve(const std::vector<std::string>& args);
-int cmd_build(const std::vector<std::string>& args);
-int cmd_query(const std::vector<std::string>& args);
-int cmd_info(const std::vector<std::string>& args);
-int cmd_verify(const std::vector<std::string>& args);
-int cmd_bench(const std::vector<std::string>& args);
+// With check_only, a command parses and validates its options and returns before any work (the
+// option fuzzer's entry point, tests/fuzz).
+int cmd_solve(const std::vector<std::string>& args, bool check_only = false);
+int cmd_build(const std::vector<std::string>& args, bool check_only = false);
+int cmd_query(const std::vector<std::string>& args, bool check_only = false);
+int cmd_info(const std::vector<std::string>& args, bool check_only = false);
+int cmd_verify(const std::vector<std::string>& args, bool check_only = false);
+int cmd_bench(const std::vector<std::string>& args, bool check_only = false);
 
 }  // namespace kalah

@@ -80,7 +80,7 @@ void print_build(const BuildTotals& t, const std::string& dir) {
 
 }  // namespace
 
-int cmd_bench(const std::vector<std::string>& args) {
+int cmd_bench(const std::vector<std::string>& args, bool check_only) {
   BenchOptions o;
   po::options_description desc("options");
   desc.add_options()("pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"),
@@ -95,13 +95,14 @@ int cmd_bench(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
   check_range<int64_t>("--probes", o.probes, 1, 100000000);
-  const BenchDir dir(o.keep);
   BuildOptions b;
-  b.dir = dir.path;
   b.rules = make_rules(o.pits, o.flags);
   b.max_seeds = o.max_seeds;
   b.threads = o.threads;
   validate(b);
+  if (check_only) return kExitOk;
+  const BenchDir dir(o.keep);
+  b.dir = dir.path;
 
   const int threads = thread_count(o.threads);
   std::printf("bench: m=%d %s, layers 1..%d, %d thread%s\n", o.pits, describe(b.rules).c_str(),

@@ -116,7 +116,7 @@ class Reporter : public BuildObserver {
 
 }  // namespace
 
-int cmd_build(const std::vector<std::string>& args) {
+int cmd_build(const std::vector<std::string>& args, bool check_only) {
   BuildCommandOptions o;
   po::options_description desc("options");
   desc.add_options()("db", po::value(&o.dir)->required()->value_name("DIR"),
@@ -142,6 +142,7 @@ int cmd_build(const std::vector<std::string>& args) {
   b.zstd_level = o.zstd_level;
   b.memory_limit = static_cast<uint64_t>(o.memory_gib * (1ull << 30));
   validate(b);
+  if (check_only) return kExitOk;
 
   const int threads = thread_count(o.threads);
   std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)

@@ -17,7 +17,7 @@ constexpr CommandHelp kHelp = {
 
 }  // namespace
 
-int cmd_info(const std::vector<std::string>& args) {
+int cmd_info(const std::vector<std::string>& args, bool check_only) {
   std::string dir;
   int pits = 6;
   RuleFlags flags;
@@ -26,7 +26,7 @@ int cmd_info(const std::vector<std::string>& args) {
       "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row");
   add_rule_options(desc, flags);
   po::variables_map vm;
-  if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
+  if (!parse_command(kHelp, desc, nullptr, args, vm) || check_only) return kExitOk;
 
   int status = kExitOk;
   for (const auto& v : select_variants(dir, vm, pits, flags)) {

@@ -101,7 +101,7 @@ bool blank_or_comment(const std::string& line) {
 
 }  // namespace
 
-int cmd_query(const std::vector<std::string>& args) {
+int cmd_query(const std::vector<std::string>& args, bool check_only) {
   QueryOptions o;
   po::options_description desc("options");
   desc.add_options()("db", po::value(&o.dir)->required()->value_name("DIR"), "database directory")(
@@ -122,6 +122,7 @@ int cmd_query(const std::vector<std::string>& args) {
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
   check_range<int64_t>("--cache-mb", o.cache_mb, 1, 1 << 20);
+  if (check_only) return kExitOk;
 
   Querier querier(o);
   int status = kExitOk;

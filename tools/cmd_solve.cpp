@@ -189,10 +189,7 @@ int solve_full(const Job& job) {
   return kExitOk;
 }
 
-int run(const SolveOptions& o) {
-  Job job;
-  job.json = o.json;
-  resolve_position(o, job);
+int run(const SolveOptions& o, Job& job) {
   // A search probes all over the database: a cache that can hold all of it decodes each block
   // once (m = 6, <= 24 seeds: 1.25 GB).
   if (!o.db.empty()) job.db = std::make_unique<Database>(o.db, job.rules, size_t{1} << 40);
@@ -216,7 +213,7 @@ int run(const SolveOptions& o) {
 
 }  // namespace
 
-int cmd_solve(const std::vector<std::string>& args) {
+int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   SolveOptions o;
   po::options_description desc("options");
   desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
@@ -243,7 +240,11 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (vm.count("tt-mb")) check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
   if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
-  return run(o);
+  Job job;
+  job.json = o.json;
+  resolve_position(o, job);
+  if (check_only) return kExitOk;
+  return run(o, job);
 }
 
 }  // namespace kalah

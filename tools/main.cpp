@@ -13,7 +13,7 @@ namespace {
 struct Command {
   const char* name;
   const char* summary;
-  int (*run)(const std::vector<std::string>&);
+  int (*run)(const std::vector<std::string>&, bool);
 };
 
 const Command kCommands[] = {
@@ -58,7 +58,7 @@ const Command* find(const std::string& name) {
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    if (args.size() >= 2 && find(args[1])) return find(args[1])->run({"--help"});
+    if (args.size() >= 2 && find(args[1])) return find(args[1])->run({"--help"}, false);
     if (args.size() >= 2) {
       std::cerr << "kalah: no command '" << args[1] << "'; see 'kalah help'\n";
       return kalah::kExitUsage;
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   }
   const std::string who = std::string("kalah ") + cmd->name + ": ";
   try {
-    return cmd->run(std::vector<std::string>(args.begin() + 1, args.end()));
+    return cmd->run(std::vector<std::string>(args.begin() + 1, args.end()), false);
   } catch (const boost::program_options::error& e) {
     std::cerr << who << e.what() << " (see 'kalah " << cmd->name << " --help')\n";
     return kalah::kExitUsage;
