@@ -1,10 +1,16 @@
 // block_cache.cpp: decoding on demand, lock-free resident reads, CLOCK eviction.
 #include "db/block_cache.h"
 
+#include <algorithm>
+
 namespace kalah {
 
 BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes)
-    : layers_(layers), shard_limit_(std::max<size_t>(limit_bytes / kShards, 1)) {
+    : layers_(layers),
+      // At least a MiB (16 blocks) per shard: a shard that holds a block or two thrashes as soon
+      // as two threads share it.
+      shard_count_(std::clamp<size_t>(limit_bytes >> 20, 1, kShards)),
+      shard_limit_(std::max<size_t>(limit_bytes / shard_count_, 1)) {
   const int top = static_cast<int>(layers.size());
   slots_.resize(top + 1);
   uint64_t raw = 0;
@@ -30,7 +36,7 @@ uint8_t BlockCache::resident_value(int s, uint64_t b, uint64_t offset) const {
   if (const uint8_t* data = slot.data.load(std::memory_order_acquire)) return data[offset];
   // Decoded in place under the lock: zstd scribbles ahead of its output while it works, so a
   // second decoder of the same block, or a reader, must never see a block being decoded.
-  std::lock_guard lock(shards_[b % kShards].mutex);
+  std::lock_guard lock(shards_[b % shard_count_].mutex);
   if (const uint8_t* data = slot.data.load(std::memory_order_relaxed)) return data[offset];
   uint8_t* data = arenas_[s].data() + b * layer(s).header().boards_per_block;
   layer(s).read_block(b, data);
@@ -42,7 +48,7 @@ uint8_t BlockCache::value(int s, uint64_t r) const {
   const uint32_t per_block = layer(s).header().boards_per_block;
   const uint64_t b = r / per_block;
   if (resident_) return resident_value(s, b, r % per_block);
-  Shard& shard = shards_[b % kShards];
+  Shard& shard = shards_[b % shard_count_];
   Slot& slot = slots_[s][b];
   {
     std::lock_guard lock(shard.mutex);

@@ -1,6 +1,6 @@
 // block_cache.h: the decoded blocks of a database's layer files, shared by every thread.
 //
-// Decoded blocks live in slots[s][block], guarded by the mutex of shard block % kShards, and are
+// Decoded blocks live in slots[s][block], guarded by the mutex of shard block % shards, and are
 // read under that lock (a single byte), so eviction can never free a block being read. Eviction
 // is CLOCK per shard: a block read since the hand last passed gets another round. When the limit
 // can hold every block ("resident") nothing is ever evicted: each layer is decoded in place into
@@ -53,6 +53,7 @@ class BlockCache {
   void evict(Shard& shard, int s, uint64_t b) const;
 
   const std::vector<std::unique_ptr<LayerFile>>& layers_;
+  size_t shard_count_;  // up to kShards, fewer for a small limit
   size_t shard_limit_;
   bool resident_ = false;
   mutable std::vector<HugeArray<uint8_t>> arenas_;  // resident: [s] holds layer s

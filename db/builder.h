@@ -3,7 +3,8 @@
 // Layers 1..S are computed in increasing s (db/layer_solver.h), each written to a temporary name,
 // synced and renamed (db/layer_file.h): an interrupted build loses at most the layer in
 // progress, and a rerun keeps every valid file and gives byte-identical files for any thread
-// count. All layers up to the one being built are held raw, one byte per board.
+// count. In normal mode all layers up to the one being built are held raw, one byte per board;
+// lean mode (below) holds two.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@ struct BuildOptions {
   int max_seeds = 0;
   int threads = 0;            // 0: all cores
   uint64_t memory_limit = 0;  // bytes; 0: the machine's physical memory
+  bool lean = false;          // lean mode even when the normal mode would fit
   int zstd_level = kDefaultZstdLevel;
 };
 
@@ -71,8 +73,19 @@ struct MemoryLimitError : std::runtime_error {
 // validate), MemoryLimitError (before any work) or DatabaseError.
 void build_database(const BuildOptions& options, BuildObserver& observer);
 
-// Bytes held while building layer s: layers 0..s raw (one byte per board) and a fixed 64 MiB for
-// the writer's buffers, tables and code.
-uint64_t build_memory_estimate(const Ranker& ranker, int s);
+// Bytes held while building layer s in normal mode with `threads` threads: layers 0..s raw (one
+// byte per board), 64 MiB for buffers and code, and the row tables of the row pairs in flight.
+uint64_t build_memory_estimate(const Ranker& ranker, int s, int threads);
+
+// Lean mode, chosen when the normal mode does not fit the memory limit (or asked for): only layers
+// s and s-1 are held raw; lower layers are read from their files through a cache of decoded
+// blocks (db/block_cache.h) that gets the rest of the limit. The files come out the same.
+struct MemoryPlan {
+  bool lean = false;
+  uint64_t cache_bytes = 0;  // lean: the decoded-block cache
+  uint64_t peak = 0;         // the estimate of the whole build
+};
+// Throws MemoryLimitError when not even lean mode fits.
+MemoryPlan plan_memory(const BuildOptions& options, const Ranker& ranker);
 
 }  // namespace kalah

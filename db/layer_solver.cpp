@@ -24,6 +24,14 @@ namespace {
 constexpr int kBatch = 32;        // boards whose children are prefetched together
 constexpr size_t kTileRows = 16;  // a tile: this many x rows by this many y rows
 
+// Where a layer's children are read and its values written: raw layers (null where held
+// compressed, read through `cold` instead), and the layer being computed.
+struct Layers {
+  std::vector<const uint8_t*> raw;
+  const BlockCache* cold;
+  uint8_t* out;
+};
+
 // One side of the boards of a row pair: a row set and the rows its moves leave.
 struct Rows {
   RowSet set;
@@ -36,9 +44,13 @@ struct Rows {
 // the misses of a whole batch overlap instead of paying them one after another.
 class BatchSolver {
  public:
-  BatchSolver(const Rules& rules, const Ranker& ranker, int s,
-              const std::vector<const uint8_t*>& layers, uint8_t* out)
-      : rules_(rules), ranker_(ranker), s_(s), layers_(layers), out_(out) {}
+  BatchSolver(const Rules& rules, const Ranker& ranker, int s, const Layers& layers)
+      : rules_(rules),
+        ranker_(ranker),
+        s_(s),
+        layers_(layers.raw),
+        cold_(layers.cold),
+        out_(layers.out) {}
 
   // Queues board (row i of `mover`, row j of `opponent`); all boards it depends on must be
   // computed or queued before it.
@@ -65,7 +77,7 @@ class BatchSolver {
       int best = p.best;
       for (int j = 0; j < p.children; ++j) {
         const Child& c = p.child[j];
-        const uint8_t e = *c.at;
+        const uint8_t e = c.cold ? cold_->value(c.layer, c.rank) : *c.at;
         if (e == kUnknownValue) throw std::logic_error("builder read a value not computed yet");
         best = std::max(best, move_value(c.extra_turn, c.gain, decode_value(rules_, c.layer, e)));
       }
@@ -76,9 +88,13 @@ class BatchSolver {
 
  private:
   struct Child {
-    const uint8_t* at;
+    union {
+      const uint8_t* at;  // the value's byte in a raw layer
+      uint64_t rank;      // the value's rank in a cold layer
+    };
     int16_t gain;
     bool extra_turn;
+    bool cold;
     uint8_t layer;
   };
   struct Pending {
@@ -104,9 +120,18 @@ class BatchSolver {
       p.best = std::max(p.best, move_value(extra_turn, gain, terminal_value(ck, cs - ck)));
       return;
     }
-    const uint8_t* at = layers_[cs] + ranker_.rank_of_rows(cs, ck, cm, co);
-    __builtin_prefetch(at);
-    p.child[p.children++] = {at, static_cast<int16_t>(gain), extra_turn, static_cast<uint8_t>(cs)};
+    const uint64_t rank = ranker_.rank_of_rows(cs, ck, cm, co);
+    Child& c = p.child[p.children++];
+    c.gain = static_cast<int16_t>(gain);
+    c.extra_turn = extra_turn;
+    c.layer = static_cast<uint8_t>(cs);
+    c.cold = layers_[cs] == nullptr;  // a layer held compressed (lean mode): read in flush()
+    if (c.cold) {
+      c.rank = rank;
+    } else {
+      c.at = layers_[cs] + rank;
+      __builtin_prefetch(c.at);
+    }
   }
 
   // The child of sowing `pit` of the mover's row i: the rows it leaves come from the tables,
@@ -142,6 +167,7 @@ class BatchSolver {
   const Ranker& ranker_;
   const int s_;
   const std::vector<const uint8_t*>& layers_;
+  const BlockCache* const cold_;
   uint8_t* const out_;
   Pending pending_[kBatch];
   int count_ = 0;
@@ -165,8 +191,7 @@ class RowPair {
   int y_groups() const { return static_cast<int>(ys().set.group_end.size()); }
 
   // Computes block (gx, gy) once every block before it in x and in y is done; returns the boards.
-  uint64_t compute_block(int gx, int gy, const std::vector<const uint8_t*>& layers,
-                         uint8_t* out) const {
+  uint64_t compute_block(int gx, int gy, const Layers& layers) const {
     const Range xr = range(xs_.set, gx), yr = range(ys().set, gy);
     const size_t x_tiles = (xr.end - xr.begin + kTileRows - 1) / kTileRows;
     const size_t y_tiles = (yr.end - yr.begin + kTileRows - 1) / kTileRows;
@@ -174,7 +199,7 @@ class RowPair {
     tbb::parallel_for(size_t{0}, x_tiles * y_tiles, [&](size_t t) {
       const size_t x0 = xr.begin + (t / y_tiles) * kTileRows,
                    y0 = yr.begin + (t % y_tiles) * kTileRows;
-      BatchSolver solver(rules_, ranker_, s_, layers, out);
+      BatchSolver solver(rules_, ranker_, s_, layers);
       boards += compute_tile(solver, x0, std::min(xr.end, x0 + kTileRows), y0,
                              std::min(yr.end, y0 + kTileRows));
       solver.flush();
@@ -225,7 +250,7 @@ class RowPair {
 
 // Runs the blocks of a row pair as a wavefront: a block starts when the blocks before it in x and
 // in y are done. `done(boards)` is called after each block.
-void compute_row_pair(const RowPair& pair, const std::vector<const uint8_t*>& layers, uint8_t* out,
+void compute_row_pair(const RowPair& pair, const Layers& layers,
                       const std::function<void(uint64_t)>& done) {
   const int nx = pair.x_groups(), ny = pair.y_groups();
   // Blocks waiting for predecessors: 2 inside, 1 on the first row or column, 0 at the corner.
@@ -236,7 +261,7 @@ void compute_row_pair(const RowPair& pair, const std::vector<const uint8_t*>& la
   tbb::parallel_for_each(&corner, &corner + 1,
                          [&](std::pair<int, int> block, tbb::feeder<std::pair<int, int>>& feeder) {
                            const auto [gx, gy] = block;
-                           done(pair.compute_block(gx, gy, layers, out));
+                           done(pair.compute_block(gx, gy, layers));
                            if (gx + 1 < nx && --waiting[(gx + 1) * ny + gy] == 0)
                              feeder.add({gx + 1, gy});
                            if (gy + 1 < ny && --waiting[gx * ny + gy + 1] == 0)
@@ -259,13 +284,15 @@ uint64_t critical_path(const RowPair& pair) {
 }  // namespace
 
 LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                        const std::vector<const uint8_t*>& lower, uint8_t* out,
-                        const std::function<void(uint64_t)>& progress) {
+                        const std::vector<const uint8_t*>& lower, const BlockCache* cold,
+                        uint8_t* out, const std::function<void(uint64_t)>& progress) {
   const uint64_t size = ranker.layer_size(s);
   std::memset(out, kUnknownValue, size);
-  std::vector<const uint8_t*> layers = lower;
-  layers.resize(s + 1);
-  layers[s] = out;
+  Layers layers{lower, cold, out};
+  layers.raw.resize(s + 1);
+  layers.raw[s] = out;
+  for (int t = 1; t < s; ++t)
+    if (!layers.raw[t] && !cold) throw std::logic_error("builder has no source for a lower layer");
   // Row pairs (k, s-k) are independent: largest first, so the threads finish together.
   std::vector<int> ks;
   for (int k = 0; 2 * k <= s; ++k) ks.push_back(k);
@@ -281,7 +308,7 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
       size_t{0}, ks.size(), size_t{1},
       [&](size_t i) {
         const RowPair pair(rules, ranker, s, ks[i]);
-        compute_row_pair(pair, layers, out, [&](uint64_t boards) {
+        compute_row_pair(pair, layers, [&](uint64_t boards) {
           const uint64_t total = done.fetch_add(boards) + boards;
           if (progress) progress(total);
         });

@@ -21,6 +21,7 @@
 #include <functional>
 #include <vector>
 
+#include "db/block_cache.h"
 #include "solver/rank.h"
 #include "solver/rules.h"
 
@@ -36,11 +37,12 @@ struct LayerWork {
 };
 
 // Computes layer s into out (encoded values, db/value_code.h) from the complete lower layers,
-// with the calling thread's oneTBB arena. lower[t] holds layer t for t < s (lower[0] may be
-// empty: the empty board is terminal). `progress(done)` is called from worker threads with the
-// boards finished so far (may be empty).
+// with the calling thread's oneTBB arena. lower[t] holds layer t raw for t < s (lower[0] may be
+// empty: the empty board is terminal); where it is null, the layer is read through `cold`
+// instead (the builder's lean mode, db/builder.h). `progress(done)` is called from worker
+// threads with the boards finished so far (may be empty).
 LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                        const std::vector<const uint8_t*>& lower, uint8_t* out,
-                        const std::function<void(uint64_t)>& progress = {});
+                        const std::vector<const uint8_t*>& lower, const BlockCache* cold,
+                        uint8_t* out, const std::function<void(uint64_t)>& progress = {});
 
 }  // namespace kalah

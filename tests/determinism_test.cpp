@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "db/builder.h"
 #include "db/file_names.h"
+#include "tests/oracle.h"
 #include "tests/test_util.h"
 
 namespace kalah {
@@ -41,6 +43,69 @@ TEST(Determinism, KilledBuildResumesToIdenticalFiles) {
 
   test::build(killed.str(), rules, top);
   EXPECT_TRUE(test::snapshot(reference.str()) == test::snapshot(killed.str()));
+}
+
+}  // namespace
+}  // namespace kalah
+
+namespace kalah {
+namespace {
+
+// Lean mode (db/builder.h) writes the same bytes as the normal mode.
+TEST(LeanMode, EqualsNormalModeInEveryVariant) {
+  struct Case {
+    int m, top;
+    std::vector<Rules> variants;
+  };
+  const Rules six{6, Capture::kEmpty, End::kOnTurn, Remainder::kDiscard};
+  const Case cases[] = {{3, 12, test::all_variants(3)},
+                        {4, 10, test::all_variants(4)},
+                        {5, 10, {test::all_variants(5)[0], test::all_variants(5)[7]}},
+                        {6, 16, {six}}};  // 30 MB of lower layers: the cache evicts
+  for (const Case& c : cases) {
+    for (const Rules& rules : c.variants) {
+      test::TempDir normal;
+      test::build(normal.str(), rules, c.top);
+      for (int threads : {1, 2}) {
+        test::TempDir lean;
+        BuildOptions o;
+        o.dir = lean.str();
+        o.rules = rules;
+        o.max_seeds = c.top;
+        o.threads = threads;
+        o.lean = true;
+        o.memory_limit = uint64_t{100} << 20;
+        BuildObserver quiet;
+        build_database(o, quiet);
+        EXPECT_TRUE(test::snapshot(normal.str()) == test::snapshot(lean.str()))
+            << describe(rules) << " m=" << c.m << ", " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(LeanMode, KilledLeanBuildResumesToIdenticalFilesWithinItsMemory) {
+  const Rules rules{6, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  const int top = 16;
+  test::TempDir reference, killed;
+  test::build(reference.str(), rules, top);
+  const std::vector<std::string> args = {
+      "build",     "--db",  killed.str(), "--max-seeds", std::to_string(top),
+      "--capture", "empty", "--lean",     "--memory",    "0.1"};
+  {
+    test::Process build(KALAH_EXE, args);
+    char started[16];
+    std::snprintf(started, sizeof started, "\n%5d ", top - 1);
+    ASSERT_TRUE(build.read_until(started)) << build.output();
+    build.signal(SIGKILL);
+    ASSERT_EQ(build.wait(), 128 + SIGKILL) << build.output();
+  }
+  test::Process resumed(KALAH_EXE, args);
+  long max_rss_kib = 0;
+  ASSERT_EQ(resumed.wait(&max_rss_kib), 0) << resumed.output();
+  EXPECT_NE(resumed.output().find("lean mode"), std::string::npos) << resumed.output();
+  EXPECT_TRUE(test::snapshot(reference.str()) == test::snapshot(killed.str()));
+  EXPECT_LT(max_rss_kib * 1024.0, 0.1 * (1 << 30)) << "peak " << max_rss_kib << " KiB";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,11 +108,13 @@ void Process::signal(int sig) {
   ::kill(pid_, sig);
 }
 
-int Process::wait() {
+int Process::wait(long* max_rss_kib) {
   read_until(std::string(1, '\0'));  // to the end: the output holds no NUL
   ::close(fd_);
   int status = 0;
-  ::waitpid(pid_, &status, 0);
+  struct rusage usage {};
+  ::wait4(pid_, &status, 0, &usage);
+  if (max_rss_kib) *max_rss_kib = usage.ru_maxrss;
   pid_ = -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

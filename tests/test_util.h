@@ -44,8 +44,9 @@ class Process {
   // Reads until the output so far contains `text`; false if the process closed its output first.
   bool read_until(const std::string& text);
   void signal(int sig);
-  // Reads the rest and waits; the exit status, or 128 + the signal that ended it.
-  int wait();
+  // Reads the rest and waits; the exit status, or 128 + the signal that ended it. The child's
+  // peak resident memory in KiB goes to *max_rss_kib if given.
+  int wait(long* max_rss_kib = nullptr);
   const std::string& output() const { return output_; }
 
  private:
