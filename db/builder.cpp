@@ -33,7 +33,9 @@ uint64_t overhead_bytes(const Ranker& ranker, int s, int threads) {
 uint64_t lean_raw_bytes(const Ranker& ranker, int s) {
   return ranker.layer_size(s) + (s > 0 ? ranker.layer_size(s - 1) : 0);
 }
-constexpr uint64_t kMinCacheBytes = uint64_t{1} << 20;  // a block per shard: slow, but correct
+constexpr uint64_t kMinCacheBytes = uint64_t{1} << 20;  // 16 blocks: slow, but correct
+// Lean mode holds another layer raw only if the cache keeps at least this much.
+constexpr uint64_t kCacheFloor = uint64_t{256} << 20;
 
 // Removes the temporary files of interrupted builds: with the directory locked, none is live.
 void remove_temporary_files(const std::string& dir) {
@@ -76,27 +78,50 @@ double since(std::chrono::steady_clock::time_point t0) {
 // Normal mode if every layer fits raw; else lean mode with what the limit leaves for the cache.
 MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
   const uint64_t limit = o.memory_limit ? o.memory_limit : machine_memory();
-  MemoryPlan plan;
   const int threads = thread_count(o.threads);
+  MemoryPlan plan;
+  plan.window_start.assign(o.max_seeds + 1, 1);
+  plan.cache_bytes.assign(o.max_seeds + 1, 0);
+  plan.layer_bytes.assign(o.max_seeds + 1, 0);
+  for (int s = 1; s <= o.max_seeds; ++s)
+    plan.layer_bytes[s] = build_memory_estimate(ranker, s, threads);
   plan.peak = build_memory_estimate(ranker, o.max_seeds, threads);
   if (plan.peak <= limit && !o.lean) return plan;
-  auto lean_without_cache = [&](int s) {
-    return lean_raw_bytes(ranker, s) + overhead_bytes(ranker, s, threads);
-  };
-  const uint64_t raw = lean_without_cache(o.max_seeds);
-  if (raw + kMinCacheBytes <= limit) {
-    plan.lean = true;
-    plan.cache_bytes = limit - raw;
-    plan.peak = raw + plan.cache_bytes;
-    return plan;
+  // Lean: layers s and s-1 raw, then lower ones while they leave the cache kCacheFloor; the
+  // window's lower edge never moves down, so a layer leaves memory once and for all.
+  plan.lean = true;
+  plan.peak = 0;
+  for (int s = 1; s <= o.max_seeds; ++s) {
+    const uint64_t overhead = overhead_bytes(ranker, s, threads);
+    int start = std::max(1, s - 1);
+    uint64_t raw = ranker.layer_size(s) + (s > 1 ? ranker.layer_size(s - 1) : 0);
+    if (raw + overhead + kMinCacheBytes > limit) {
+      int fits = 0;
+      while (fits < o.max_seeds && lean_raw_bytes(ranker, fits + 1) +
+                                           overhead_bytes(ranker, fits + 1, threads) +
+                                           kMinCacheBytes <=
+                                       limit)
+        ++fits;
+      throw MemoryLimitError(
+          "building up to " + std::to_string(o.max_seeds) + " seeds needs " +
+          std::to_string(build_memory_estimate(ranker, o.max_seeds, threads) >> 20) +
+          " MiB, and layer " + std::to_string(s) + " needs " +
+          std::to_string((raw + overhead + kMinCacheBytes) >> 20) +
+          " MiB even in lean mode; the memory limit is " + std::to_string(limit >> 20) +
+          " MiB (up to " + std::to_string(fits) + " seeds would fit)");
+    }
+    while (start > 1 && start > plan.window_start[s - 1] &&
+           raw + ranker.layer_size(start - 1) + overhead + kCacheFloor <= limit)
+      raw += ranker.layer_size(--start);
+    plan.window_start[s] = start;
+    // A sixteenth of what is left goes to the allocator: decoded blocks are allocated and freed
+    // all the time, and the heap keeps some of what they fragment (measured: m = 6, 30 seeds in
+    // 8 GiB peaked 2 % over the limit without this margin).
+    plan.cache_bytes[s] = start > 1 ? (limit - raw - overhead) / 16 * 15 : 0;
+    plan.layer_bytes[s] = raw + overhead + plan.cache_bytes[s] / 15 * 16;
+    plan.peak = std::max(plan.peak, plan.layer_bytes[s]);
   }
-  int fits = 0;
-  while (fits < o.max_seeds && lean_without_cache(fits + 1) + kMinCacheBytes <= limit) ++fits;
-  throw MemoryLimitError("building up to " + std::to_string(o.max_seeds) + " seeds needs " +
-                         std::to_string(plan.peak >> 20) + " MiB, or " +
-                         std::to_string((raw + kMinCacheBytes) >> 20) +
-                         " MiB in lean mode; the memory limit is " + std::to_string(limit >> 20) +
-                         " MiB (up to " + std::to_string(fits) + " seeds would fit)");
+  return plan;
 }
 
 void validate(const BuildOptions& o) {
@@ -144,18 +169,17 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
     observer.note(
         "lean mode: the layers do not fit the memory limit raw (" +
         std::to_string(build_memory_estimate(ranker, o.max_seeds, threads.threads()) >> 20) +
-        " MiB); layers below s-1 are read from their files through a " +
-        std::to_string(plan.cache_bytes >> 20) + " MiB cache of decoded blocks");
+        " MiB); the top layers are held raw and lower ones read from their files "
+        "through a cache of decoded blocks; estimated peak " +
+        std::to_string(plan.peak >> 20) + " MiB");
 
-  // Valid layers are kept, and loaded where a layer to build needs them raw: every lower layer in
-  // normal mode, only the one below in lean mode.
+  // Valid layers are kept, and loaded where a layer to build needs them raw. needed_until[t]:
+  // the last layer to build whose raw window holds layer t (0: none).
   const std::vector<bool> valid = valid_layers(o, observer);
-  int top_to_build = 0;
+  std::vector<int> needed_until(o.max_seeds + 1, 0);
   for (int s = 1; s <= o.max_seeds; ++s)
-    if (!valid[s]) top_to_build = s;
-  auto needed_raw = [&](int s) {
-    return plan.lean ? s < o.max_seeds && !valid[s + 1] : s < top_to_build;
-  };
+    if (!valid[s])
+      for (int t = plan.window_start[s]; t < s; ++t) needed_until[t] = s;
 
   std::vector<HugeArray<uint8_t>> layers(o.max_seeds + 1);
   std::vector<const uint8_t*> lower(o.max_seeds + 1, nullptr);
@@ -164,20 +188,18 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
     LayerEvent ev;
     ev.seeds = s;
     ev.boards = ranker.layer_size(s);
-    ev.memory = plan.lean ? lean_raw_bytes(ranker, s) +
-                                overhead_bytes(ranker, s, threads.threads()) + plan.cache_bytes
-                          : build_memory_estimate(ranker, s, threads.threads());
+    ev.memory = plan.layer_bytes[s];
     ev.reused = valid[s];
     observer.layer_started(ev);
     const auto t0 = std::chrono::steady_clock::now();
     const std::string path = layer_path(o.dir, o.rules, s);
-    if (valid[s] && needed_raw(s)) {
+    if (valid[s] && needed_until[s] > s) {
       layers[s] = HugeArray<uint8_t>(ev.boards);
       LayerFile(path, o.rules, s).read_all(layers[s].data());
     } else if (!valid[s]) {
       layers[s] = HugeArray<uint8_t>(ev.boards);
       std::optional<BlockCache> cold;
-      if (plan.lean) cold.emplace(files, plan.cache_bytes);
+      if (plan.window_start[s] > 1) cold.emplace(files, plan.cache_bytes[s]);
       const LayerWork work =
           compute_layer(o.rules, ranker, s, lower, cold ? &*cold : nullptr, layers[s].data(),
                         [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
@@ -191,14 +213,11 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
     ev.file_bytes = std::filesystem::file_size(path);
     ev.seconds = since(t0);
     observer.layer_finished(ev);
-    // Free what no layer above needs raw any more.
-    if (!needed_raw(s)) {
-      layers[s] = HugeArray<uint8_t>();
-      lower[s] = nullptr;
-    }
-    if (plan.lean && s > 1) {  // layer s-1 is read through the cache from now on
-      layers[s - 1] = HugeArray<uint8_t>();
-      lower[s - 1] = nullptr;
+    for (int t = 1; t <= s; ++t) {  // free what no layer above needs raw any more
+      if (lower[t] && needed_until[t] <= s) {
+        layers[t] = HugeArray<uint8_t>();
+        lower[t] = nullptr;
+      }
     }
   }
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "db/layer_file.h"
 #include "db/layer_solver.h"
@@ -77,13 +78,17 @@ void build_database(const BuildOptions& options, BuildObserver& observer);
 // byte per board), 64 MiB for buffers and code, and the row tables of the row pairs in flight.
 uint64_t build_memory_estimate(const Ranker& ranker, int s, int threads);
 
-// Lean mode, chosen when the normal mode does not fit the memory limit (or asked for): only layers
-// s and s-1 are held raw; lower layers are read from their files through a cache of decoded
-// blocks (db/block_cache.h) that gets the rest of the limit. The files come out the same.
+// Lean mode, chosen when the normal mode does not fit the memory limit (or asked for): only a
+// window of the top layers is held raw while layer s is built (s and s-1 at least, more while
+// they fit), and children in the layers below it (captures) are read from their files through a
+// cache of decoded blocks (db/block_cache.h) that gets the rest of the limit. The files come
+// out the same.
 struct MemoryPlan {
   bool lean = false;
-  uint64_t cache_bytes = 0;  // lean: the decoded-block cache
-  uint64_t peak = 0;         // the estimate of the whole build
+  std::vector<int> window_start;      // [s]: the lowest layer held raw while building s
+  std::vector<uint64_t> cache_bytes;  // [s]: the cache of the layers below the window
+  std::vector<uint64_t> layer_bytes;  // [s]: the estimate while building s
+  uint64_t peak = 0;                  // the estimate of the whole build
 };
 // Throws MemoryLimitError when not even lean mode fits.
 MemoryPlan plan_memory(const BuildOptions& options, const Ranker& ranker);

@@ -206,3 +206,20 @@ TEST_F(Reliability, HugeOrOddInputIsEchoedShortOnOneLine) {
 
 }  // namespace
 }  // namespace kalah
+
+namespace kalah {
+namespace {
+
+TEST(Durability, AFailedRenameLeavesNoTemporaryFile) {
+  test::TempDir dir;
+  const Rules rules{2, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+  // A non-empty directory under the layer's final name: rename(2) onto it fails.
+  fs::create_directories(dir.str(layer_file_name(rules, 1) + "/inside"));
+  const std::vector<uint8_t> values(4, 1);
+  EXPECT_THROW(write_layer_file(dir.str(), rules, 1, values.data(), values.size()), DatabaseError);
+  for (const auto& e : fs::directory_iterator(dir.str()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+}  // namespace
+}  // namespace kalah

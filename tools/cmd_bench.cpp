@@ -71,11 +71,11 @@ void print_build(const BuildTotals& t, const std::string& dir) {
   }
   std::printf(
       "build:  %llu boards in %.2f s: %.2f M boards/s (computing %.2f s, %.2f M/s), "
-      "%.3f bytes/board, %s\n",
+      "%.3f bytes/board, %s; peak memory %s\n",
       static_cast<unsigned long long>(t.built_boards), t.built_seconds,
       t.built_boards / t.built_seconds / 1e6, t.compute_seconds,
       t.built_boards / t.compute_seconds / 1e6, static_cast<double>(t.built_bytes) / t.built_boards,
-      human_bytes(t.built_bytes).c_str());
+      human_bytes(t.built_bytes).c_str(), human_bytes(peak_memory_bytes()).c_str());
 }
 
 }  // namespace

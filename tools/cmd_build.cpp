@@ -108,7 +108,7 @@ class Reporter : public BuildObserver {
                   static_cast<unsigned long long>(t.built_boards), t.built_seconds,
                   t.built_boards / t.built_seconds / 1e6, t.compute_seconds,
                   t.built_boards / t.compute_seconds / 1e6);
-    std::printf("\n");
+    std::printf("; peak memory %s\n", human_bytes(peak_memory_bytes()).c_str());
   }
 
  private:

@@ -1,6 +1,8 @@
 // db_tools.cpp: shared helpers of the database commands.
 #include "tools/db_tools.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 
 namespace kalah {
@@ -33,6 +35,12 @@ std::string human_bytes(double b) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %s", b, units[u]);
   return buf;
+}
+
+uint64_t peak_memory_bytes() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
 }
 
 }  // namespace kalah

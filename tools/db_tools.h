@@ -1,6 +1,7 @@
 // db_tools.h: what the database commands share: choosing variants, sizes for people.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,7 @@ std::vector<VariantFiles> select_variants(const std::string& dir, const po::vari
                                           int pits, const RuleFlags& flags);
 
 std::string human_bytes(double bytes);
+// The process's peak resident memory so far (getrusage), in bytes.
+uint64_t peak_memory_bytes();
 
 }  // namespace kalah
