@@ -91,25 +91,24 @@ MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
   // window's lower edge never moves down, so a layer leaves memory once and for all.
   plan.lean = true;
   plan.peak = 0;
+  auto lean_minimum = [&](int s) {  // layers s and s-1, overhead, the smallest cache
+    return lean_raw_bytes(ranker, s) + overhead_bytes(ranker, s, threads) + kMinCacheBytes;
+  };
   for (int s = 1; s <= o.max_seeds; ++s) {
-    const uint64_t overhead = overhead_bytes(ranker, s, threads);
-    int start = std::max(1, s - 1);
-    uint64_t raw = ranker.layer_size(s) + (s > 1 ? ranker.layer_size(s - 1) : 0);
-    if (raw + overhead + kMinCacheBytes > limit) {
+    if (lean_minimum(s) > limit) {
       int fits = 0;
-      while (fits < o.max_seeds && lean_raw_bytes(ranker, fits + 1) +
-                                           overhead_bytes(ranker, fits + 1, threads) +
-                                           kMinCacheBytes <=
-                                       limit)
-        ++fits;
+      while (fits < o.max_seeds && lean_minimum(fits + 1) <= limit) ++fits;
       throw MemoryLimitError(
           "building up to " + std::to_string(o.max_seeds) + " seeds needs " +
           std::to_string(build_memory_estimate(ranker, o.max_seeds, threads) >> 20) +
           " MiB, and layer " + std::to_string(s) + " needs " +
-          std::to_string((raw + overhead + kMinCacheBytes) >> 20) +
-          " MiB even in lean mode; the memory limit is " + std::to_string(limit >> 20) +
-          " MiB (up to " + std::to_string(fits) + " seeds would fit)");
+          std::to_string(lean_minimum(s) >> 20) + " MiB even in lean mode; the memory limit is " +
+          std::to_string(limit >> 20) + " MiB (up to " + std::to_string(fits) +
+          " seeds would fit)");
     }
+    const uint64_t overhead = overhead_bytes(ranker, s, threads);
+    int start = std::max(1, s - 1);
+    uint64_t raw = lean_raw_bytes(ranker, s);
     while (start > 1 && start > plan.window_start[s - 1] &&
            raw + ranker.layer_size(start - 1) + overhead + kCacheFloor <= limit)
       raw += ranker.layer_size(--start);
