@@ -1,6 +1,8 @@
 // database.cpp: opening the layers of one variant and answering probes through the block cache.
 #include "db/database.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 
 namespace kalah {
@@ -31,6 +33,10 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
   for (int s = 1; s <= ranker_.max_seeds(); ++s)
     layers_.push_back(std::make_unique<LayerFile>(layer_path(dir, rules, s), rules, s));
   cache_ = std::make_unique<BlockCache>(layers_, cache_bytes);
+}
+
+size_t Database::search_cache_bytes() {
+  return static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 2;
 }
 
 std::optional<int> Database::probe(const Board& b) const {

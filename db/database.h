@@ -22,6 +22,10 @@ namespace kalah {
 class Database : public LeafValues {
  public:
   static constexpr size_t kDefaultCacheBytes = size_t{256} << 20;
+  // The cache for a search, which touches nearly every block: half the machine's memory. A
+  // database that fits is decoded once and read without locks; a bigger one is evicted from,
+  // slower but never more memory than this.
+  static size_t search_cache_bytes();
 
   // Opens layers 1..S of `rules` in dir: all must be present (no gaps) and their headers and
   // indexes valid. Throws DatabaseError naming the directory or file. `cache_bytes` caps the

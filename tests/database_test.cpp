@@ -24,7 +24,10 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
       test::TempDir dir;
       test::build(dir.str(), rules, top);
       const Database db(dir.str(), rules);
-      Solver plain(rules, 4 << 20), leaves(rules, 4 << 20, &db), tiny(rules, 256, &db);
+      // The same database through a 1 KiB cache: smaller than the database, so it evicts.
+      const Database evicting(dir.str(), rules, 1 << 10);
+      Solver plain(rules, 4 << 20), leaves(rules, 4 << 20, &db), tiny(rules, 256, &db),
+          small_cache(rules, 4 << 20, &evicting);
       const Ranker ranker(m, 2 * top);
       for (int i = 0; i < 30; ++i) {
         const int s = 1 + static_cast<int>(rng() % (2 * top));  // half in the database, half above
@@ -33,6 +36,7 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         const int expected = plain.value(b);
         const std::string where = describe(rules) + " board " + format_relative(Position{b}, m);
         ASSERT_EQ(leaves.value(b), expected) << where;
+        ASSERT_EQ(small_cache.value(b), expected) << where << " (evicting cache)";
         ASSERT_EQ(tiny.value(b), expected) << where << " (tiny table)";
         const LeafValues* const sources[] = {&db, nullptr};
         for (const LeafValues* leaf_values : sources) {

@@ -86,7 +86,7 @@ class Querier {
     auto& db = open_[rules.pits];
     if (!db)
       db = std::make_unique<Database>(
-          o_.dir, rules, o_.search ? size_t{1} << 40 : static_cast<size_t>(o_.cache_mb) << 20);
+          o_.dir, rules, o_.search ? Database::search_cache_bytes() : static_cast<size_t>(o_.cache_mb) << 20);
     return *db;
   }
 

@@ -190,9 +190,9 @@ int solve_full(const Job& job) {
 }
 
 int run(const SolveOptions& o, Job& job) {
-  // A search probes all over the database: a cache that can hold all of it decodes each block
-  // once (m = 6, <= 24 seeds: 1.25 GB).
-  if (!o.db.empty()) job.db = std::make_unique<Database>(o.db, job.rules, size_t{1} << 40);
+  // A search probes all over the database: a cache that holds all of it decodes each block once
+  // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
+  if (!o.db.empty()) job.db = std::make_unique<Database>(o.db, job.rules, Database::search_cache_bytes());
   // Per root move. With a database the tree above it is small, and a table that stays in the
   // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
   // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
