@@ -10,6 +10,14 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}"
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    # Without root or sudo: say what to install and let the build find out whether it can go on.
+    echo "not root and no sudo: as root, run" >&2
+    echo "  apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 0
+  fi
+  sudo="sudo"
+fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

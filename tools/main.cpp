@@ -33,10 +33,10 @@ const Command kCommands[] = {
 };
 
 void print_help() {
-  std::cout
-      << "kalah: perfect play for Kalah(m,n), the two-row mancala game.\n\n"
-         "usage: kalah COMMAND [options]      kalah help COMMAND      kalah COMMAND --help\n\n"
-         "commands:\n";
+  std::cout << "kalah: perfect play for Kalah(m,n), the two-row mancala game.\n\n"
+               "usage: kalah COMMAND [options]      kalah help COMMAND      kalah COMMAND --help\n"
+               "       kalah --version\n\n"
+               "commands:\n";
   for (const auto& c : kCommands) std::cout << "  " << c.name << "   " << c.summary << "\n";
   std::cout
       << "\nPositions are written side-relative, 'A/B[/x,y]': the pits of the player to move\n"
@@ -57,17 +57,22 @@ const Command* find(const std::string& name) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty()) {  // a short usage on stderr: the full help is asked for
+    std::cerr << "usage: kalah COMMAND [options]   (commands: solve build query info verify "
+                 "bench; 'kalah help' for more, 'kalah --version')\n";
+    return kalah::kExitUsage;
+  }
+  if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     if (args.size() >= 2 && find(args[1])) return find(args[1])->run({"--help"}, false);
     if (args.size() >= 2) {
       std::cerr << "kalah: no command '" << args[1] << "'; see 'kalah help'\n";
       return kalah::kExitUsage;
     }
     print_help();
-    return args.empty() ? kalah::kExitUsage : kalah::kExitOk;
+    return kalah::kExitOk;
   }
   if (args[0] == "--version") {
-    std::cout << "kalah 0.1.0\n";
+    std::cout << "kalah " << KALAH_VERSION << "\n";
     return kalah::kExitOk;
   }
   const Command* cmd = find(args[0]);
