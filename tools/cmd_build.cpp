@@ -153,6 +153,7 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.lean = o.lean;
   validate(b);
   if (check_only) return kExitOk;
+  plan_memory(b, Ranker(b.rules.pits, b.max_seeds));  // refuses a build that cannot fit, first
 
   const int threads = thread_count(o.threads);
   std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
@@ -161,12 +162,7 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
             << "layer         boards      memory   seconds       boards/s  bytes/board  file\n"
             << std::flush;
   Reporter reporter(isatty(STDOUT_FILENO));
-  try {
-    build_database(b, reporter);
-  } catch (const MemoryLimitError& e) {
-    std::cout << "\n";
-    throw;
-  }
+  build_database(b, reporter);
   reporter.summary();
   return kExitOk;
 }
