@@ -69,8 +69,4 @@ std::string signed_number(int v) {
   return s;
 }
 
-const char* result_word(int margin) {
-  return margin > 0 ? "win" : margin < 0 ? "loss" : "draw";
-}
-
 }  // namespace kalah

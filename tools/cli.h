@@ -59,8 +59,6 @@ void check_range(const char* flag, T value, T lo, T hi) {
 
 // "+2", "0", "-4".
 std::string signed_number(int v);
-// "win", "draw" or "loss" for a margin.
-const char* result_word(int margin);
 
 // Subcommands: each takes the arguments after its name and returns an exit status or throws.
 // With check_only, a command parses and validates its options and returns before any work (the

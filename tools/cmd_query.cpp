@@ -73,7 +73,7 @@ class Querier {
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (o_.json) {
-      std::cout << to_json(report).str() << "\n";
+      std::cout << analysis_json("query", report).str() << "\n";
     } else {
       print_heading(std::cout, "position", rules, p);
       print_text(std::cout, report);
@@ -135,7 +135,7 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
           dynamic_cast<const std::invalid_argument*>(&e) || dynamic_cast<const UsageError*>(&e);
       status = input ? kExitUsage : std::max(status, kExitFailure);
       if (o.json)
-        std::cout << JsonObject().add("input", printable_input(text)).add("error", e.what()).str()
+        std::cout << answer_json("query").add("input", printable_input(text)).add("error", e.what()).str()
                   << std::endl;
       else
         std::cerr << "kalah query: " << e.what() << std::endl;

@@ -99,7 +99,7 @@ void resolve_position(const SolveOptions& o, Job& job) {
 int interrupted(const Job& job, int lo, int hi, uint64_t nodes) {
   const char* mover = side_name(job.position.mover);
   if (job.json)
-    std::cout << position_json(job.rules, job.position)
+    std::cout << position_json("solve", job.rules, job.position)
                      .add("interrupted", true)
                      .add("lower", lo)
                      .add("upper", hi)
@@ -124,7 +124,7 @@ int solve_pie(const Job& job) {
   try {
     const PieAnalysis pie = pie_rule(job.rules, job.position, values_of(solver));
     if (job.json)
-      std::cout << pie_json(job.rules, job.position, pie)
+      std::cout << pie_json("solve", job.rules, job.position, pie)
                        .add("nodes", solver.nodes())
                        .add("probes", solver.probes())
                        .add("seconds", job.elapsed())
@@ -153,7 +153,7 @@ int solve_value(const Job& job) {
       value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress);
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
   if (job.json) {
-    std::cout << position_json(job.rules, job.position)
+    std::cout << position_json("solve", job.rules, job.position)
                      .add("value", pv.lower)
                      .add("result", result_word(pv.lower))
                      .add("value_only", true)
@@ -183,7 +183,7 @@ int solve_full(const Job& job) {
   report.probes = pa.probes;
   report.seconds = job.elapsed();
   if (job.json)
-    std::cout << to_json(report).str() << "\n";
+    std::cout << analysis_json("solve", report).str() << "\n";
   else
     print_text(std::cout, report);
   return kExitOk;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kalah/version.h"
 #include "tools/cli.h"
 
 namespace {
@@ -72,7 +73,9 @@ int main(int argc, char** argv) {
     return kalah::kExitOk;
   }
   if (args[0] == "--version") {
-    std::cout << "kalah " << KALAH_VERSION << "\n";
+    std::cout << "kalah " << KALAH_VERSION_STRING;
+    if (*KALAH_COMMIT) std::cout << " (" << KALAH_COMMIT << ")";
+    std::cout << "\n";
     return kalah::kExitOk;
   }
   const Command* cmd = find(args[0]);

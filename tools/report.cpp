@@ -1,4 +1,4 @@
-// report.cpp: the two output forms of an analysis.
+// report.cpp: the text form of an analysis (the JSON form is api/answer.h).
 #include "tools/report.h"
 
 #include <cstdio>
@@ -8,38 +8,6 @@
 #include "tools/cli.h"
 
 namespace kalah {
-namespace {
-
-std::vector<std::string> turns(const Analysis& a) {
-  std::vector<std::string> line;
-  for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
-  return line;
-}
-
-}  // namespace
-
-JsonObject to_json(const Report& r) {
-  const Analysis& a = r.analysis;
-  std::vector<JsonObject> moves;
-  for (const auto& mv : a.moves)
-    moves.push_back(JsonObject()
-                        .add("pit", mv.pit + 1)
-                        .add("value", mv.value)
-                        .add("result", result_word(mv.value))
-                        .add("turn", format_turn(mv.turn)));
-  JsonObject j = position_json(r.rules, r.position);
-  j.add("value", a.value)
-      .add("result", result_word(a.value))
-      .add("board_value", a.board_value)
-      .add("finished", a.finished)
-      .add("moves", moves)
-      .add("best_line", turns(a))
-      .add("source", r.source)
-      .add("nodes", r.nodes)
-      .add("probes", r.probes)
-      .add("seconds", r.seconds);
-  return j;
-}
 
 void print_text(std::ostream& out, const Report& r) {
   const Analysis& a = r.analysis;
@@ -59,8 +27,8 @@ void print_text(std::ostream& out, const Report& r) {
     }
     out << "best line:";
     Side side = r.position.mover;
-    for (const auto& turn : turns(a)) {
-      out << " " << (side == Side::kSouth ? "S:" : "N:") << turn;
+    for (const auto& turn : a.best_line) {
+      out << " " << (side == Side::kSouth ? "S:" : "N:") << format_turn(turn);
       side = other(side);
     }
     out << "\n";
@@ -69,42 +37,12 @@ void print_text(std::ostream& out, const Report& r) {
                r.seconds);
 }
 
-JsonObject position_json(const Rules& rules, const Position& p) {
-  const int m = rules.pits;
-  JsonObject j;
-  j.add("position", format_relative(p, m))
-      .add("absolute", format_absolute(p, m))
-      .add("pits", m)
-      .add("rules", JsonObject()
-                        .add("capture", to_string(rules.capture))
-                        .add("end", to_string(rules.end))
-                        .add("remainder", to_string(rules.remainder)))
-      .add("to_move", side_name(p.mover));
-  return j;
-}
-
 void print_heading(std::ostream& out, const std::string& title, const Rules& rules,
                    const Position& p) {
   const int m = rules.pits;
   out << title << ", rules: " << describe(rules) << "\n"
       << format_relative(p, m) << "   (absolute " << format_absolute(p, m) << ")\n"
       << draw(p, m);
-}
-
-JsonObject pie_json(const Rules& rules, const Position& p, const PieAnalysis& pie) {
-  std::vector<JsonObject> list;
-  for (const auto& o : pie.openings)
-    list.push_back(JsonObject()
-                       .add("turn", format_turn(o.turn))
-                       .add("value", o.value)
-                       .add("swap", o.swapped)
-                       .add("value_with_pie", -std::abs(o.value)));
-  return position_json(rules, p)
-      .add("pie", true)
-      .add("value", pie.value)
-      .add("result", result_word(pie.value))
-      .add("best_opening", format_turn(pie.openings[pie.best].turn))
-      .add("openings", list);
 }
 
 void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uint64_t nodes,

@@ -1,5 +1,5 @@
 // json.cpp: string escaping and number formatting for JsonObject.
-#include "tools/json.h"
+#include "api/json.h"
 
 #include <cstdio>
 

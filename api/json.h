@@ -1,4 +1,4 @@
-// json.h: a one-line JSON object writer for --json output (one object per answer, per line).
+// json.h: a one-line JSON object writer (one object per answer, per line; docs/json.md).
 #pragma once
 
 #include <cstdint>

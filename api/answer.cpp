@@ -1,0 +1,82 @@
+// answer.cpp: the JSON answers (docs/json.md).
+#include "api/answer.h"
+
+#include <cstdlib>
+
+#include "kalah/version.h"
+#include "solver/notation.h"
+
+namespace kalah {
+
+const char* result_word(int margin) {
+  return margin > 0 ? "win" : margin < 0 ? "loss" : "draw";
+}
+
+JsonObject answer_json(const std::string& command) {
+  return JsonObject().add("kalah_version", KALAH_VERSION_STRING).add("command", command);
+}
+
+JsonObject rules_json(const Rules& rules) {
+  return JsonObject()
+      .add("capture", to_string(rules.capture))
+      .add("end", to_string(rules.end))
+      .add("remainder", to_string(rules.remainder));
+}
+
+JsonObject position_json(const std::string& command, const Rules& rules, const Position& p) {
+  const int m = rules.pits;
+  return answer_json(command)
+      .add("position", format_relative(p, m))
+      .add("absolute", format_absolute(p, m))
+      .add("pits", m)
+      .add("rules", rules_json(rules))
+      .add("to_move", side_name(p.mover));
+}
+
+JsonObject analysis_json(const std::string& command, const Report& r) {
+  const Analysis& a = r.analysis;
+  const int m = r.rules.pits;
+  std::vector<JsonObject> moves;
+  for (const auto& mv : a.moves) {
+    const Position next = apply(r.rules, r.position, mv.pit);
+    moves.push_back(JsonObject()
+                        .add("pit", mv.pit + 1)
+                        .add("value", mv.value)
+                        .add("result", result_word(mv.value))
+                        .add("turn", format_turn(mv.turn))
+                        .add("position", format_relative(next, m))
+                        .add("absolute", format_absolute(next, m)));
+  }
+  std::vector<std::string> line;
+  for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
+  return position_json(command, r.rules, r.position)
+      .add("value", a.value)
+      .add("result", result_word(a.value))
+      .add("board_value", a.board_value)
+      .add("finished", a.finished)
+      .add("moves", moves)
+      .add("best_line", line)
+      .add("source", r.source)
+      .add("nodes", r.nodes)
+      .add("probes", r.probes)
+      .add("seconds", r.seconds);
+}
+
+JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
+                    const PieAnalysis& pie) {
+  std::vector<JsonObject> list;
+  for (const auto& o : pie.openings)
+    list.push_back(JsonObject()
+                       .add("turn", format_turn(o.turn))
+                       .add("value", o.value)
+                       .add("swap", o.swapped)
+                       .add("value_with_pie", -std::abs(o.value)));
+  return position_json(command, rules, p)
+      .add("pie", true)
+      .add("value", pie.value)
+      .add("result", result_word(pie.value))
+      .add("best_opening", format_turn(pie.openings[pie.best].turn))
+      .add("openings", list);
+}
+
+}  // namespace kalah

@@ -1,0 +1,43 @@
+// answer.h: kalah's JSON answers, one shape for the command line, the library and the Python
+// module (fields documented in docs/json.md). Every object starts with kalah_version and the
+// command that made it; every answer about a position carries the rules and both forms of the
+// position.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "api/json.h"
+#include "solver/analysis.h"
+#include "solver/openings.h"
+
+namespace kalah {
+
+// An analysed position and where its values came from.
+struct Report {
+  Rules rules;
+  Position position;
+  Analysis analysis;
+  std::string source;  // "search" or "database"
+  uint64_t nodes = 0;
+  uint64_t probes = 0;  // database probes
+  double seconds = 0;
+};
+
+// "win", "draw" or "loss" for a margin.
+const char* result_word(int margin);
+
+// {"kalah_version", "command"}: how every answer starts.
+JsonObject answer_json(const std::string& command);
+// {"capture", "end", "remainder"}.
+JsonObject rules_json(const Rules& rules);
+// answer_json plus position, absolute, pits, rules, to_move.
+JsonObject position_json(const std::string& command, const Rules& rules, const Position& p);
+// The full analysis: position_json plus value, result, board_value, finished, moves (each with
+// the position it leads to), best_line, source, nodes, probes, seconds.
+JsonObject analysis_json(const std::string& command, const Report& r);
+// The pie rule: position_json plus pie, value, result, best_opening, openings.
+JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
+                    const PieAnalysis& pie);
+
+}  // namespace kalah

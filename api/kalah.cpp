@@ -1,0 +1,180 @@
+// kalah.cpp: the public API (include/kalah/kalah.h) over the solver and database libraries.
+#include "kalah/kalah.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "api/answer.h"
+#include "db/database.h"
+#include "db/file_names.h"
+#include "solver/notation.h"
+#include "solver/parallel_search.h"
+
+namespace kalah::api {
+namespace {
+
+// A full analysis's table per root move: the command line's default for solve.
+constexpr size_t kTableBytes = size_t{32} << 20;
+constexpr size_t kTableBytesWithoutDatabase = size_t{256} << 20;
+
+kalah::Rules internal_rules(const Rules& r) {
+  kalah::Rules rules;
+  rules.pits = r.pits;
+  rules.capture = parse_capture(r.capture);
+  rules.end = parse_end(r.end);
+  rules.remainder = parse_remainder(r.remainder);
+  validate(rules);
+  return rules;
+}
+
+Rules public_rules(const kalah::Rules& r) {
+  return {r.pits, to_string(r.capture), to_string(r.end), to_string(r.remainder)};
+}
+
+// A database error is a runtime_error whose type is private to the library.
+template <class F>
+auto rethrowing(F&& f) {
+  try {
+    return f();
+  } catch (const DatabaseError& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+Analysis to_public(const std::string& command, const Report& r) {
+  const int m = r.rules.pits;
+  Analysis a;
+  a.position = format_relative(r.position, m);
+  a.absolute = format_absolute(r.position, m);
+  a.value = r.analysis.value;
+  a.result = result_word(a.value);
+  a.finished = r.analysis.finished;
+  for (const MoveReport& mv : r.analysis.moves) {
+    const Position next = apply(r.rules, r.position, mv.pit);
+    a.moves.push_back({mv.pit + 1, mv.value, result_word(mv.value), format_turn(mv.turn),
+                       format_relative(next, m), format_absolute(next, m)});
+  }
+  for (const auto& turn : r.analysis.best_line) a.best_line.push_back(format_turn(turn));
+  a.source = r.source;
+  a.nodes = r.nodes;
+  a.probes = r.probes;
+  a.seconds = r.seconds;
+  a.json = analysis_json(command, r).str();
+  return a;
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string version() {
+  return KALAH_VERSION_STRING;
+}
+
+struct Database::Impl {
+  std::unique_ptr<kalah::Database> db;
+
+  // From the database when the position is in it, else by search ending at it.
+  Analysis analyse(const std::string& command, const kalah::Rules& rules, const Position& p) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    Report report;
+    report.rules = rules;
+    report.position = p;
+    if (seeds(p.board) <= db->max_seeds()) {
+      uint64_t probes = 0;
+      report.analysis = kalah::analyse(rules, p, [&](const Board& b) {
+        ++probes;
+        return *db->probe(b);
+      });
+      report.source = "database";
+      report.nodes = report.probes = probes;
+    } else {
+      const ParallelAnalysis pa = analyse_parallel(rules, p, db.get(), kTableBytes);
+      report.analysis = pa.analysis;
+      report.source = "search";
+      report.nodes = pa.nodes;
+      report.probes = pa.probes;
+    }
+    report.seconds = since(t0);
+    return to_public(command, report);
+  }
+};
+
+Database::Database(const std::string& directory, const Rules& rules, size_t cache_mb)
+    : impl_(std::make_unique<Impl>()) {
+  Rules wanted = rules;
+  if (wanted.pits == 0) {
+    // Every pit count the directory holds for these rules: there must be exactly one.
+    const kalah::Rules r = internal_rules({6, rules.capture, rules.end, rules.remainder});
+    std::vector<int> found;
+    for (const VariantFiles& v : rethrowing([&] { return list_variants(directory); }))
+      if (v.rules.capture == r.capture && v.rules.end == r.end && v.rules.remainder == r.remainder)
+        found.push_back(v.rules.pits);
+    if (found.size() != 1)
+      throw std::runtime_error(directory + ": " +
+                               (found.empty() ? "no layers of rules " + describe(r)
+                                              : "layers of several pit counts for " +
+                                                    describe(r) + "; give pits"));
+    wanted.pits = found[0];
+  }
+  const kalah::Rules r = internal_rules(wanted);
+  impl_->db = rethrowing(
+      [&] { return std::make_unique<kalah::Database>(directory, r, cache_mb << 20); });
+}
+
+Database::~Database() = default;
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+
+Rules Database::rules() const {
+  return public_rules(impl_->db->rules());
+}
+
+int Database::max_seeds() const {
+  return impl_->db->max_seeds();
+}
+
+std::optional<int> Database::probe(const std::string& position) const {
+  const kalah::Rules& rules = impl_->db->rules();
+  const Position p = parse_position(position, rules.pits).position;
+  const std::optional<int> v = rethrowing([&] { return impl_->db->probe(p.board); });
+  if (!v) return std::nullopt;
+  return final_margin(p, *v);
+}
+
+Analysis Database::analyse(const std::string& position) const {
+  const kalah::Rules& rules = impl_->db->rules();
+  const Position p = parse_position(position, rules.pits).position;
+  return rethrowing([&] { return impl_->analyse("query", rules, p); });
+}
+
+Analysis analyse(const Rules& rules, const std::string& position, const Database* db) {
+  const kalah::Rules r = internal_rules(rules);
+  const Position p = parse_position(position, r.pits).position;
+  if (db) {
+    if (!(db->impl_->db->rules() == r))
+      throw std::invalid_argument("the database holds other rules (" +
+                                  describe(db->impl_->db->rules()) + ") than " + describe(r));
+    return rethrowing([&] { return db->impl_->analyse("solve", r, p); });
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const ParallelAnalysis pa = analyse_parallel(r, p, nullptr, kTableBytesWithoutDatabase);
+  Report report{r, p, pa.analysis, "search", pa.nodes, pa.probes, since(t0)};
+  return to_public("solve", report);
+}
+
+Analysis solve(const Rules& rules, int seeds, const Database* db) {
+  const kalah::Rules r = internal_rules(rules);
+  if (seeds < 1 || 2 * r.pits * seeds > kMaxPositionSeeds)
+    throw std::invalid_argument("seeds must be 1.." +
+                                std::to_string(std::max(1, kMaxPositionSeeds / (2 * r.pits))) +
+                                " for " + std::to_string(r.pits) + " pits, got " +
+                                std::to_string(seeds));
+  Position p;
+  p.board = start_board(r.pits, seeds);
+  return analyse(rules, format_relative(p, r.pits), db);
+}
+
+}  // namespace kalah::api

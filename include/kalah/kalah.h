@@ -1,0 +1,111 @@
+// kalah.h: the kalah library. Perfect-play values of Kalah positions, from endgame databases
+// built by `kalah build` and from search.
+//
+//   #include <kalah/kalah.h>
+//   kalah::api::Database db("/data/kalah", {.pits = 0, .capture = "empty"});
+//   std::optional<int> v = db.probe("0,0,2,1,0,0/1,2,3,2,0,0/15,14");  // margin, stores included
+//   kalah::api::Analysis a = kalah::api::solve({.pits = 4, .capture = "standard"}, 3);  // +6
+//
+// Link with kalah::kalah (find_package(kalah CONFIG)) or `pkg-config --libs kalah`.
+//
+// Positions are text, as on the command line: side-relative "A/B[/x,y]" (the mover's pits in
+// sowing order, the opponent's, then the two stores, mover's first) or absolute (2m+2 bins
+// counter-clockwise and S or N for the side to move). A value is the final margin, own store
+// minus the opponent's, for the player to move under perfect play, stores included.
+//
+// Errors: std::invalid_argument for bad input (a malformed position, unknown rule names, a
+// position whose pit count differs from the database's), with the command line's message;
+// std::runtime_error for a database that is missing, damaged or holds no layers of the rules.
+//
+// Thread safety: a Database may be shared; all its const member functions may be called from
+// any number of threads at once. The free functions are thread-safe; solve() uses every core.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kalah/version.h"
+
+#if defined(KALAH_BUILDING_LIBRARY)
+#define KALAH_API __attribute__((visibility("default")))
+#else
+#define KALAH_API
+#endif
+
+namespace kalah::api {
+
+// "0.1.0", the version of the library (KALAH_VERSION_STRING is the headers').
+KALAH_API std::string version();
+
+// A rule variant, with the command line's names for each rule (docs/design.md §1).
+struct Rules {
+  int pits = 6;                      // per row, 1..8; for a Database, 0 = read it from the files
+  std::string capture = "standard";  // "standard" or "empty"
+  std::string end = "immediate";     // "immediate" or "on-turn"
+  std::string remainder = "owner";   // "owner" or "discard"
+};
+
+// One legal move of an analysed position.
+struct Move {
+  int pit = 0;           // 1..m, in the mover's sowing order
+  int value = 0;         // final margin for the player to move after this move and best play
+  std::string result;    // "win", "draw" or "loss"
+  std::string turn;      // the whole turn with its best extra moves, e.g. "3-6-1"
+  std::string position;  // where this pit leads, side-relative (for the player then to move)
+  std::string absolute;  // the same, absolute
+};
+
+// A position's perfect-play analysis.
+struct Analysis {
+  std::string position;  // side-relative
+  std::string absolute;
+  int value = 0;                       // final margin for the player to move
+  std::string result;                  // "win", "draw" or "loss"
+  bool finished = false;               // the game is already over
+  std::vector<Move> moves;             // every legal move, by pit
+  std::vector<std::string> best_line;  // turns to the end of the game
+  std::string source;                  // "database" or "search"
+  uint64_t nodes = 0;                  // search nodes or database look-ups
+  uint64_t probes = 0;                 // database probes
+  double seconds = 0;
+  std::string json;  // this answer as one line of JSON, as `kalah solve --json` (docs/json.md)
+};
+
+// The endgame database of one rule variant in a directory (`kalah build --db DIR`).
+class KALAH_API Database {
+ public:
+  // Opens every layer of `rules` in `directory`; rules.pits = 0 takes the pit count from the
+  // files (refused if they hold several). `cache_mb` caps the decoded blocks held in memory.
+  explicit Database(const std::string& directory, const Rules& rules = {},
+                    size_t cache_mb = 256);
+  ~Database();
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+
+  Rules rules() const;
+  int max_seeds() const;  // the top layer: boards with up to this many seeds are held
+
+  // The value of a position (stores included), or nothing when it has more seeds on its pits
+  // than the top layer.
+  std::optional<int> probe(const std::string& position) const;
+  // Every move's value and a best line: from the database, or by a search that ends at it when
+  // the position is above the top layer.
+  Analysis analyse(const std::string& position) const;
+
+ private:
+  friend KALAH_API Analysis analyse(const Rules&, const std::string&, const Database*);
+  friend KALAH_API Analysis solve(const Rules&, int, const Database*);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Analyses any position by search (on all cores), ending at `db` when given (same rules).
+KALAH_API Analysis analyse(const Rules& rules, const std::string& position,
+                           const Database* db = nullptr);
+// Solves the start position of Kalah(rules.pits, seeds): `kalah solve --seeds N`.
+KALAH_API Analysis solve(const Rules& rules, int seeds, const Database* db = nullptr);
+
+}  // namespace kalah::api

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The installed package as a user meets it (ctest: install_test):
+#  - cmake --install into a temporary prefix; examples/probe built against it with
+#    find_package(kalah CONFIG) and run on a small database; the same program built with only
+#    pkg-config's flags;
+#  - cpack -G DEB, the package unpacked, its usr/bin/kalah run.
+# usage: install_test.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src=$1 build=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+"$prefix/bin/kalah" --version
+"$prefix/bin/kalah" build --db "$tmp/db" --pits 4 --max-seeds 8 >/dev/null
+
+cmake -S "$src/examples/probe" -B "$tmp/probe" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/probe" >/dev/null
+positions=("0,0,2,1/1,2,0,2/15,14" "1,0,0,3/0,2,1,0/4,9" "4,4,4,4/4,4,4,4")
+"$tmp/probe/probe" "$tmp/db" "${positions[@]}"
+
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig:$(dirname "$(find "$prefix" -name kalah.pc)")
+# shellcheck disable=SC2046  # pkg-config's flags are words
+g++ -o "$tmp/probe-pc" "$src/examples/probe/main.cpp" $(pkg-config --cflags --libs kalah) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir kalah)"
+"$tmp/probe-pc" "$tmp/db" "${positions[0]}" >/dev/null
+echo "pkg-config build: ok"
+
+(cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
+deb=$(ls "$tmp"/deb/kalah_*.deb)
+dpkg-deb -I "$deb" | grep -E "Package|Version|Depends"
+dpkg-deb -x "$deb" "$tmp/root"
+dpkg-deb -c "$deb" >"$tmp/contents"
+grep -q "usr/lib/.*libkalah.so" "$tmp/contents"
+"$tmp/root/usr/bin/kalah" solve --pits 3 --seeds 2 --json >"$tmp/solve.json"
+grep -q '"value"' "$tmp/solve.json"
+echo "debian package: $(basename "$deb") installs usr/bin/kalah, which runs"
