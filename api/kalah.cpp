@@ -113,10 +113,11 @@ Database::Database(const std::string& directory, const Rules& rules, size_t cach
       if (v.rules.capture == r.capture && v.rules.end == r.end && v.rules.remainder == r.remainder)
         found.push_back(v.rules.pits);
     if (found.size() != 1)
-      throw std::runtime_error(directory + ": " +
-                               (found.empty() ? "no layers of rules " + describe(r)
-                                              : "layers of several pit counts for " +
-                                                    describe(r) + "; give pits"));
+      throw std::invalid_argument(
+          directory + ": " +
+          (found.empty() ? "no layer files for " + describe(r) + "; " +
+                               describe_variants(rethrowing([&] { return list_variants(directory); }))
+                         : "layers of several pit counts for " + describe(r) + "; give pits"));
     wanted.pits = found[0];
   }
   const kalah::Rules r = internal_rules(wanted);
@@ -151,8 +152,11 @@ Analysis Database::analyse(const std::string& position) const {
 }
 
 Analysis analyse(const Rules& rules, const std::string& position, const Database* db) {
-  const kalah::Rules r = internal_rules(rules);
-  const Position p = parse_position(position, r.pits).position;
+  const ParsedPosition parsed = parse_position(position, rules.pits);
+  Rules with_pits = rules;
+  with_pits.pits = parsed.pits;
+  const kalah::Rules r = internal_rules(with_pits);
+  const Position& p = parsed.position;
   if (db) {
     if (!(db->impl_->db->rules() == r))
       throw std::invalid_argument("the database holds other rules (" +
@@ -166,7 +170,7 @@ Analysis analyse(const Rules& rules, const std::string& position, const Database
 }
 
 Analysis solve(const Rules& rules, int seeds, const Database* db) {
-  const kalah::Rules r = internal_rules(rules);
+  const kalah::Rules r = internal_rules(rules);  // pits = 0 is refused here
   if (seeds < 1 || 2 * r.pits * seeds > kMaxPositionSeeds)
     throw std::invalid_argument("seeds must be 1.." +
                                 std::to_string(std::max(1, kMaxPositionSeeds / (2 * r.pits))) +

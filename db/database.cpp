@@ -4,19 +4,24 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <stdexcept>
 
 namespace kalah {
 namespace {
 
-// The top layer of a gapless run 1..S of `rules` in dir; throws DatabaseError if there is none.
+// The top layer of a gapless run 1..S of `rules` in dir. A directory without layers of the rules
+// is the caller's mistake (std::invalid_argument, saying what it holds); a gap is damage.
 int top_layer(const std::string& dir, const Rules& rules) {
   if (!std::filesystem::is_directory(dir))
-    throw DatabaseError(dir + ": no such database directory");
+    throw std::invalid_argument(dir + ": no such database directory");
   std::vector<int> present;
-  for (const auto& v : list_variants(dir))
+  const std::vector<VariantFiles> variants = list_variants(dir);
+  for (const auto& v : variants)
     if (v.rules == rules) present = v.layers;
   const std::string what = "m=" + std::to_string(rules.pits) + " " + describe(rules);
-  if (present.empty()) throw DatabaseError(dir + ": no layer files for " + what);
+  if (present.empty())
+    throw std::invalid_argument(dir + ": no layer files for " + what + "; " +
+                                describe_variants(variants));
   int top = 0;
   while (top < static_cast<int>(present.size()) && present[top] == top + 1) ++top;
   if (top < static_cast<int>(present.size()))

@@ -83,4 +83,16 @@ std::vector<std::string> stray_layer_files(const std::string& dir) {
   return strays;
 }
 
+std::string describe_variants(const std::vector<VariantFiles>& variants) {
+  if (variants.empty()) return "it holds no layer files";
+  std::string out = "it holds";
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const VariantFiles& v = variants[i];
+    out += (i ? "; m=" : " m=") + std::to_string(v.rules.pits) + " " + describe(v.rules) +
+           " layers " + std::to_string(v.layers.front());
+    if (v.layers.size() > 1) out += ".." + std::to_string(v.layers.back());
+  }
+  return out;
+}
+
 }  // namespace kalah

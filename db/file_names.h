@@ -32,6 +32,9 @@ struct VariantFiles {
 };
 // Throws DatabaseError when the directory cannot be read.
 std::vector<VariantFiles> list_variants(const std::string& dir);
+// What a directory holds, for error messages: "it holds m=6 capture=empty ... layers 1..22; ..."
+// or "it holds no layer files".
+std::string describe_variants(const std::vector<VariantFiles>& variants);
 // Files that look like layer files (kalah-m….kdb) but are not named as kalah names them (e.g.
 // "…-s05.kdb"): they are never read, and a tool should say so.
 std::vector<std::string> stray_layer_files(const std::string& dir);

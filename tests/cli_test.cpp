@@ -120,13 +120,29 @@ TEST_F(CliDatabase, QueryRefusesWhatItCannotAnswer) {
   const Outcome searched = kalah("query --db " + *dir_ + " --search --json 9,9,9,9/1,1,1,1");
   EXPECT_EQ(searched.status, 0) << searched.out;
   EXPECT_NE(searched.out.find("\"source\": \"search\""), std::string::npos);
-  EXPECT_EQ(kalah("query --db /nonexistent/dir 1,1/1,1").status, 1);
+  EXPECT_EQ(kalah("query --db /nonexistent/dir 1,1/1,1").status, 2);
   const Outcome batch =
       kalah("query --db " + *dir_ + " --json --keep-going 1,1,1,1/1,1,1,1 x,1 2,2,1,1/1,1,1,1");
   EXPECT_EQ(batch.status, 2);
-  EXPECT_NE(batch.out.find("{\"input\": \"x,1\", \"error\": "), std::string::npos) << batch.out;
+  EXPECT_NE(batch.out.find("\"command\": \"query\", \"input\": \"x,1\", \"error\": "),
+            std::string::npos)
+      << batch.out;
   EXPECT_NE(batch.out.find("\"position\": \"2,2,1,1/1,1,1,1/0,0\""), std::string::npos)
       << "the batch did not go on after the bad line";
+}
+
+// Asking for rules the directory has no layers of is a usage error in every command, and the
+// message says what the directory does hold.
+TEST_F(CliDatabase, MissingRulesAreAUsageErrorThatListsTheDirectory) {
+  for (const std::string command :
+       {"query --db " + *dir_ + " --capture empty 1,1,1,1/1,1,1,1",
+        "solve --db " + *dir_ + " --capture empty --pits 4 --seeds 1", "info --db " + *dir_ +
+        " --capture empty", "verify --db " + *dir_ + " --capture empty"}) {
+    const Outcome o = kalah(command);
+    EXPECT_EQ(o.status, 2) << command;
+    EXPECT_NE(o.out.find("it holds m=4 capture=standard"), std::string::npos)
+        << command << ": " << o.out;
+  }
 }
 
 TEST_F(CliDatabase, InfoAndVerify) {

@@ -14,14 +14,17 @@ std::vector<VariantFiles> select_variants(const std::string& dir, const po::vari
                  name.c_str());
   const Rules wanted = make_rules(vm.count("pits") ? pits : 1, flags);
   std::vector<VariantFiles> out;
-  for (const auto& v : list_variants(dir)) {
+  const std::vector<VariantFiles> variants = list_variants(dir);
+  for (const auto& v : variants) {
     if (vm.count("pits") && v.rules.pits != pits) continue;
     if (!vm["capture"].defaulted() && v.rules.capture != wanted.capture) continue;
     if (!vm["end"].defaulted() && v.rules.end != wanted.end) continue;
     if (!vm["remainder"].defaulted() && v.rules.remainder != wanted.remainder) continue;
     out.push_back(v);
   }
-  if (out.empty()) throw UsageError(dir + ": no database files (of the rules asked for)");
+  if (out.empty())
+    throw UsageError(dir + ": no layer files of the rules asked for; " +
+                     describe_variants(variants));
   return out;
 }
 

@@ -14,8 +14,9 @@
 // minus the opponent's, for the player to move under perfect play, stores included.
 //
 // Errors: std::invalid_argument for bad input (a malformed position, unknown rule names, a
-// position whose pit count differs from the database's), with the command line's message;
-// std::runtime_error for a database that is missing, damaged or holds no layers of the rules.
+// position whose pit count differs from the database's, a directory without layers of the
+// rules), with the command line's message; std::runtime_error for a database that cannot be
+// read or is damaged.
 //
 // Thread safety: a Database may be shared; all its const member functions may be called from
 // any number of threads at once. The free functions are thread-safe; solve() uses every core.
@@ -102,7 +103,8 @@ class KALAH_API Database {
   std::unique_ptr<Impl> impl_;
 };
 
-// Analyses any position by search (on all cores), ending at `db` when given (same rules).
+// Analyses any position: from `db` when it holds the position, else by search (on all cores)
+// ending at `db` when given (same rules). rules.pits = 0 takes the pit count from the position.
 KALAH_API Analysis analyse(const Rules& rules, const std::string& position,
                            const Database* db = nullptr);
 // Solves the start position of Kalah(rules.pits, seeds): `kalah solve --seeds N`.
