@@ -2,6 +2,7 @@
 #include "kalah/kalah.h"
 
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 
 #include "api/answer.h"
@@ -105,6 +106,8 @@ struct Database::Impl {
 Database::Database(const std::string& directory, const Rules& rules, size_t cache_mb)
     : impl_(std::make_unique<Impl>()) {
   Rules wanted = rules;
+  if (!std::filesystem::is_directory(directory))
+    throw std::invalid_argument(directory + ": no such database directory");
   if (wanted.pits == 0) {
     // Every pit count the directory holds for these rules: there must be exactly one.
     const kalah::Rules r = internal_rules({6, rules.capture, rules.end, rules.remainder});

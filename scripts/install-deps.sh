@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages kalah builds with, and any named as arguments, if missing
 # (needs root or sudo).
 set -euo pipefail
-packages=(g++ cmake make libboost-program-options-dev libtbb-dev libzstd-dev libgtest-dev "$@")
+packages=(g++ cmake make libboost-program-options-dev libtbb-dev libzstd-dev libgtest-dev
+          pybind11-dev python3-dev pkg-config dpkg-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

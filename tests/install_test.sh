@@ -4,9 +4,11 @@
 #    find_package(kalah CONFIG) and run on a small database; the same program built with only
 #    pkg-config's flags;
 #  - cpack -G DEB, the package unpacked, its usr/bin/kalah run.
-# usage: install_test.sh SOURCE_DIR BUILD_DIR
+#  - with the Python module built, the installed module imported from lib/python3/dist-packages.
+# usage: install_test.sh SOURCE_DIR BUILD_DIR [CXXFLAGS]   (CXXFLAGS: the sanitizers libkalah
+# was built with, which its users must link too)
 set -euo pipefail
-src=$1 build=$2
+src=$1 build=$2 cxxflags=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -15,17 +17,23 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 "$prefix/bin/kalah" --version
 "$prefix/bin/kalah" build --db "$tmp/db" --pits 4 --max-seeds 8 >/dev/null
 
-cmake -S "$src/examples/probe" -B "$tmp/probe" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake -S "$src/examples/probe" -B "$tmp/probe" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_FLAGS="$cxxflags" >/dev/null
 cmake --build "$tmp/probe" >/dev/null
 positions=("0,0,2,1/1,2,0,2/15,14" "1,0,0,3/0,2,1,0/4,9" "4,4,4,4/4,4,4,4")
 "$tmp/probe/probe" "$tmp/db" "${positions[@]}"
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig:$(dirname "$(find "$prefix" -name kalah.pc)")
 # shellcheck disable=SC2046  # pkg-config's flags are words
-g++ -o "$tmp/probe-pc" "$src/examples/probe/main.cpp" $(pkg-config --cflags --libs kalah) \
+g++ $cxxflags -o "$tmp/probe-pc" "$src/examples/probe/main.cpp" $(pkg-config --cflags --libs kalah) \
   -Wl,-rpath,"$(pkg-config --variable=libdir kalah)"
 "$tmp/probe-pc" "$tmp/db" "${positions[0]}" >/dev/null
 echo "pkg-config build: ok"
+
+if [ -d "$prefix/lib/python3/dist-packages" ]; then
+  PYTHONPATH=$prefix/lib/python3/dist-packages /usr/bin/python3 -c \
+    "import kalah; print('python module', kalah.__version__, kalah.Database('$tmp/db').probe('${positions[0]}'))"
+fi
 
 (cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
 deb=$(ls "$tmp"/deb/kalah_*.deb)

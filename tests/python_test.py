@@ -1,0 +1,100 @@
+"""The Python module against the command line (ctest: python_test).
+
+usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)
+"""
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+import kalah
+
+EXE = sys.argv.pop(1)
+
+
+def cli(*args):
+    out = subprocess.run([EXE, *args], check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def without_timing(answer):
+    return {k: v for k, v in answer.items() if k != "seconds"}
+
+
+class Module(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        subprocess.run([EXE, "build", "--db", cls.dir, "--pits", "4", "--max-seeds", "10",
+                        "--capture", "empty"], check=True, capture_output=True)
+        cls.positions = ["0,0,2,1/1,2,0,2/15,14", "3,0,2,1/0,2,1,1/4,5", "1,1,1,1/1,1,1,1",
+                         "2,0,0,0/0,0,0,1", "0,0,5,0/2,0,0,3/1,1", "1,0,2,1,6,0,3,1,0,2,N"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_version_is_the_command_lines(self):
+        out = subprocess.run([EXE, "--version"], check=True, capture_output=True, text=True)
+        self.assertEqual(out.stdout.split()[1], kalah.__version__)
+
+    def test_solve_returns_the_answer_of_solve_json(self):
+        answer = kalah.solve(pits=4, seeds=3, capture="standard")
+        self.assertEqual(answer["value"], 6)
+        expected = cli("solve", "--pits", "4", "--seeds", "3", "--json")[0]
+        self.assertEqual(without_timing(answer), without_timing(expected))
+
+    def test_analyse_any_position(self):
+        answer = kalah.analyse("2,0,1/0,1,1/3,4", capture="empty")
+        expected = cli("solve", "--capture", "empty", "--json", "2,0,1/0,1,1/3,4")[0]
+        self.assertEqual(without_timing(answer), without_timing(expected))
+
+    def test_database_probe_and_analyse_agree_with_query(self):
+        db = kalah.Database(self.dir, capture="empty")
+        self.assertEqual((db.pits, db.max_seeds), (4, 10))
+        self.assertEqual(db.rules, {"capture": "empty", "end": "immediate", "remainder": "owner"})
+        for pos in self.positions:
+            expected = cli("query", "--db", self.dir, "--capture", "empty", "--json", pos)[0]
+            self.assertEqual(db.probe(pos), expected["value"], pos)
+            self.assertEqual(without_timing(db.analyse(pos)), without_timing(expected), pos)
+        self.assertIsNone(db.probe("4,4,4,4/4,4,4,4"))  # 32 seeds: above the top layer
+        searched = db.analyse("4,4,4,1/1,1,1,1")
+        self.assertEqual(searched["source"], "search")
+        self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])
+
+    def test_threads_share_a_database(self):
+        db = kalah.Database(self.dir, capture="empty")
+        expected = [db.probe(p) for p in self.positions]
+        results = []
+
+        def work():
+            results.append([db.probe(p) for p in self.positions for _ in range(20)][::20])
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(results, [expected] * 4)
+
+    def test_errors_are_value_errors_with_the_command_lines_message(self):
+        db = kalah.Database(self.dir, capture="empty")
+        with self.assertRaisesRegex(ValueError, "not a position"):
+            db.probe("1,2,3")
+        with self.assertRaisesRegex(ValueError, "3 pits per row, expected 4"):
+            db.probe("1,1,1/1,1,1")
+        with self.assertRaisesRegex(ValueError, "not a capture rule"):
+            kalah.solve(pits=4, seeds=3, capture="greedy")
+        with self.assertRaisesRegex(ValueError, "it holds m=4 capture=empty"):
+            kalah.Database(self.dir, capture="standard")
+        with self.assertRaisesRegex(ValueError, "no such database directory"):
+            kalah.Database(self.dir + "/missing")
+        with self.assertRaises(TypeError):
+            kalah.solve(4, 3)  # keywords only, as on the command line
+
+
+if __name__ == "__main__":
+    unittest.main()
