@@ -23,6 +23,10 @@ JsonObject rules_json(const Rules& rules) {
       .add("remainder", to_string(rules.remainder));
 }
 
+JsonObject variant_json(const std::string& command, const Rules& rules) {
+  return answer_json(command).add("pits", rules.pits).add("rules", rules_json(rules));
+}
+
 JsonObject position_json(const std::string& command, const Rules& rules, const Position& p) {
   const int m = rules.pits;
   return answer_json(command)

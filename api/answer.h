@@ -31,6 +31,8 @@ const char* result_word(int margin);
 JsonObject answer_json(const std::string& command);
 // {"capture", "end", "remainder"}.
 JsonObject rules_json(const Rules& rules);
+// answer_json plus pits and rules: the start of an answer about a database or a build.
+JsonObject variant_json(const std::string& command, const Rules& rules);
 // answer_json plus position, absolute, pits, rules, to_move.
 JsonObject position_json(const std::string& command, const Rules& rules, const Position& p);
 // The full analysis: position_json plus value, result, board_value, finished, moves (each with

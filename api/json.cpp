@@ -74,4 +74,10 @@ JsonObject& JsonObject::add(const std::string& key, const std::vector<std::strin
   return raw(key, s + "]");
 }
 
+JsonObject& JsonObject::add(const std::string& key, const std::vector<int>& values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return raw(key, s + "]");
+}
+
 }  // namespace kalah

@@ -22,6 +22,7 @@ class JsonObject {
   JsonObject& add(const std::string& key, const JsonObject& value);
   JsonObject& add(const std::string& key, const std::vector<JsonObject>& values);
   JsonObject& add(const std::string& key, const std::vector<std::string>& values);
+  JsonObject& add(const std::string& key, const std::vector<int>& values);
   std::string str() const { return "{" + body_ + "}"; }
 
  private:

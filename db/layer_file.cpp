@@ -15,6 +15,7 @@
 
 #include "db/checksum.h"
 #include "db/file_names.h"
+#include "kalah/version.h"
 #include "solver/rank.h"
 
 namespace kalah {
@@ -51,6 +52,7 @@ void for_each_field(Header& h, F&& f) {
   f(40, 8, h.index_offset);
   f(48, 8, h.file_size);
   f(56, 4, h.flags);
+  f(60, 4, h.writer);
   f(64, 8, h.body_checksum);
   f(72, 8, h.index_checksum);
 }
@@ -141,6 +143,12 @@ void write_body(int fd, const std::string& path, const uint8_t* values, int leve
 
 }  // namespace
 
+std::string writer_version(const LayerHeader& h) {
+  if (h.writer == 0) return "before 0.1.0";
+  return std::to_string(h.writer >> 16) + "." + std::to_string(h.writer >> 8 & 0xFF) + "." +
+         std::to_string(h.writer & 0xFF);
+}
+
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
                           uint64_t boards, int level) {
   LayerHeader h;
@@ -148,6 +156,7 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
   h.seeds = s;
   h.encoding = value_encoding(rules);
   h.transform = 0;
+  h.writer = KALAH_VERSION_MAJOR << 16 | KALAH_VERSION_MINOR << 8 | KALAH_VERSION_PATCH;
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
 

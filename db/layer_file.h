@@ -22,7 +22,8 @@
 //    40     8    index offset
 //    48     8    file size
 //    56     4    flags (bit 0: complete; a file without it is refused)
-//    60     4    reserved, 0
+//    60     4    the kalah version that wrote the file: major << 16 | minor << 8 | patch (0:
+//                  written before 0.1.0 recorded it); informative, never checked
 //    64     8    checksum of bytes [128, file size): blocks and index   (db/checksum.h)
 //    72     8    checksum of the index
 //    80     8    checksum of bytes [0, 128) with this field read as 0
@@ -37,7 +38,8 @@
 // opponent row in plain rank order.
 //
 // Version history:
-//   1  first format.
+//   1  first format; from kalah 0.1.0 on, bytes 60..63 (reserved, 0, until then) hold the
+//      version of kalah that wrote the file.
 #pragma once
 
 #include <cstdint>
@@ -80,9 +82,13 @@ struct LayerHeader {
   uint64_t index_offset = 0;
   uint64_t file_size = 0;
   uint32_t flags = 0;
+  uint32_t writer = 0;  // the writing kalah's version, major << 16 | minor << 8 | patch
   uint64_t body_checksum = 0;
   uint64_t index_checksum = 0;
 };
+
+// "0.1.0", or "before 0.1.0" for a file that does not say.
+std::string writer_version(const LayerHeader& h);
 
 // Writes the layer atomically: to DIR/NAME.tmp, synced, renamed to DIR/NAME, directory synced.
 // Compresses blocks in parallel (oneTBB, the caller's arena) at zstd `level`; the bytes do not

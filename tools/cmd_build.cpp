@@ -9,6 +9,7 @@
 #include "db/builder.h"
 #include "db/layer_file.h"
 #include "solver/threads.h"
+#include "api/answer.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
@@ -23,6 +24,7 @@ struct BuildCommandOptions {
   double memory_gib = 0;
   bool lean = false;
   int zstd_level = kDefaultZstdLevel;
+  bool json = false;
 };
 
 constexpr CommandHelp kHelp = {
@@ -42,6 +44,49 @@ constexpr CommandHelp kHelp = {
     "  kalah build --db db --max-seeds 20 --capture empty\n"
     "  kalah build --db db --pits 4 --max-seeds 16 --threads 1\n"
     "  kalah build --db db --max-seeds 30 --memory 8           lean mode within 8 GiB\n"};
+
+// With --json: one object per line for each event (start, note, layer, done; docs/json.md).
+class JsonReporter : public BuildObserver {
+ public:
+  explicit JsonReporter(const Rules& rules) : rules_(rules) {}
+
+  JsonObject event(const char* name) const {
+    return variant_json("build", rules_).add("event", name);
+  }
+  void layer_finished(const LayerEvent& e) override {
+    std::lock_guard lock(mutex_);
+    totals_.add(e);
+    print(event("layer")
+              .add("seeds", e.seeds)
+              .add("boards", e.boards)
+              .add("memory_bytes", e.memory)
+              .add("kept", e.reused)
+              .add("seconds", e.seconds)
+              .add("compute_seconds", e.compute_seconds)
+              .add("file_bytes", e.file_bytes)
+              .add("bytes_per_board", static_cast<double>(e.file_bytes) / e.boards));
+  }
+  void note(const std::string& text) override {
+    std::lock_guard lock(mutex_);
+    print(event("note").add("text", text));
+  }
+  void summary() const {
+    const BuildTotals& t = totals_;
+    print(event("done")
+              .add("boards", t.boards)
+              .add("file_bytes", t.file_bytes)
+              .add("built_boards", t.built_boards)
+              .add("built_seconds", t.built_seconds)
+              .add("compute_seconds", t.compute_seconds)
+              .add("peak_memory_bytes", peak_memory_bytes()));
+  }
+  static void print(const JsonObject& j) { std::cout << j.str() << "\n" << std::flush; }
+
+ private:
+  Rules rules_;
+  std::mutex mutex_;
+  BuildTotals totals_;
+};
 
 // One line per layer: the memory column is printed before the layer starts, the rest when it ends;
 // on a terminal a progress bar with rate and ETA fills the line meanwhile.
@@ -138,7 +183,8 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "lean mode even when the layers would fit raw: two layers raw, the lower ones read "
       "through a cache of decoded blocks (the rest of --memory)")(
       "zstd-level", po::value(&o.zstd_level)->default_value(o.zstd_level)->value_name("L"),
-      "zstd compression level 1..19: higher is smaller and slower to build, as fast to read");
+      "zstd compression level 1..19: higher is smaller and slower to build, as fast to read")(
+      "json", po::bool_switch(&o.json), "one JSON object per line for each event (docs/json.md)");
   add_rule_options(desc, o.rule_flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
@@ -153,9 +199,22 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.lean = o.lean;
   validate(b);
   if (check_only) return kExitOk;
-  plan_memory(b, Ranker(b.rules.pits, b.max_seeds));  // refuses a build that cannot fit, first
+  // Refuses a build that cannot fit, before anything is printed.
+  const MemoryPlan plan = plan_memory(b, Ranker(b.rules.pits, b.max_seeds));
 
   const int threads = thread_count(o.threads);
+  if (o.json) {
+    JsonReporter reporter(b.rules);
+    JsonReporter::print(reporter.event("start")
+                            .add("db", o.dir)
+                            .add("max_seeds", o.max_seeds)
+                            .add("threads", threads)
+                            .add("lean", plan.lean)
+                            .add("estimated_peak_bytes", plan.peak));
+    build_database(b, reporter);
+    reporter.summary();
+    return kExitOk;
+  }
   std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
             << ", layers 1.." << o.max_seeds << ", " << threads << " thread"
             << (threads > 1 ? "s" : "") << "\n"

@@ -1,7 +1,9 @@
 // cmd_info.cpp: `kalah info`, describing a database directory.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
+#include "api/answer.h"
 #include "db/census.h"
 #include "tools/db_tools.h"
 
@@ -9,11 +11,49 @@ namespace kalah {
 namespace {
 
 constexpr CommandHelp kHelp = {
-    "info", "kalah info --db DIR [--pits M] [rule flags]",
+    "info", "kalah info --db DIR [--pits M] [rule flags] [--json]",
     "Describes every rule variant stored in DIR (or those the flags select): its layers, boards,\n"
     "bytes on disk, compression, and per layer how many boards the player to move wins, draws\n"
-    "and loses with empty stores. Reads every block, so large databases take a few seconds.",
-    "  kalah info --db db\n  kalah info --db db --capture empty\n"};
+    "and loses with empty stores, and the kalah version that wrote it. Reads every block, so\n"
+    "large databases take a few seconds.",
+    "  kalah info --db db\n  kalah info --db db --capture empty --json\n"};
+
+// One layer's line of the table, or its error.
+struct LayerInfo {
+  int seeds = 0;
+  uint64_t boards = 0, bytes = 0;
+  ResultCounts wdl;
+  std::string writer;  // the kalah version that wrote the file
+  std::string error;
+};
+
+LayerInfo read_layer(const std::string& dir, const Rules& rules, int s) {
+  LayerInfo info;
+  info.seeds = s;
+  try {
+    const LayerFile f(layer_path(dir, rules, s), rules, s);
+    info.boards = f.header().boards;
+    info.bytes = f.header().file_size;
+    info.writer = writer_version(f.header());
+    info.wdl = count_results(f);
+  } catch (const DatabaseError& e) {
+    info.error = e.what();
+  }
+  return info;
+}
+
+JsonObject layer_json(const LayerInfo& l) {
+  JsonObject j;
+  j.add("seeds", l.seeds);
+  if (!l.error.empty()) return j.add("error", l.error);
+  return j.add("boards", l.boards)
+      .add("bytes", l.bytes)
+      .add("bytes_per_board", static_cast<double>(l.bytes) / l.boards)
+      .add("wins", l.wdl.wins)
+      .add("draws", l.wdl.draws)
+      .add("losses", l.wdl.losses)
+      .add("written_by", l.writer);
+}
 
 }  // namespace
 
@@ -21,45 +61,66 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
   std::string dir;
   int pits = 6;
   RuleFlags flags;
+  bool json = false;
   po::options_description desc("options");
   desc.add_options()("db", po::value(&dir)->required()->value_name("DIR"), "database directory")(
-      "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row");
+      "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
+      "json", po::bool_switch(&json), "one JSON object per rule variant, one per line");
   add_rule_options(desc, flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm) || check_only) return kExitOk;
 
   int status = kExitOk;
   for (const auto& v : select_variants(dir, vm, pits, flags)) {
+    std::vector<LayerInfo> layers;
+    for (int s : v.layers) layers.push_back(read_layer(dir, v.rules, s));
+    uint64_t boards = 0, bytes = 0;
+    std::vector<int> missing;
+    for (int s = 1; s <= v.layers.back(); ++s)
+      if (!std::binary_search(v.layers.begin(), v.layers.end(), s)) missing.push_back(s);
+    for (const LayerInfo& l : layers) {
+      boards += l.boards;
+      bytes += l.bytes;
+      if (!l.error.empty()) status = kExitFailure;
+    }
+    if (!missing.empty()) status = kExitFailure;
+    if (json) {
+      std::vector<JsonObject> list;
+      for (const LayerInfo& l : layers) list.push_back(layer_json(l));
+      std::cout << variant_json("info", v.rules)
+                       .add("db", dir)
+                       .add("layers", list)
+                       .add("missing_layers", missing)
+                       .add("boards", boards)
+                       .add("bytes", bytes)
+                       .add("bytes_per_board", boards ? static_cast<double>(bytes) / boards : 0.0)
+                       .str()
+                << std::endl;
+      continue;
+    }
     std::printf("m=%d %s: layers %d..%d (%zu files)\n", v.rules.pits, describe(v.rules).c_str(),
                 v.layers.front(), v.layers.back(), v.layers.size());
-    std::printf("%6s %14s %12s %12s %8s %12s %12s %12s\n", "layer", "boards", "bytes",
-                "bytes/board", "ratio", "wins", "draws", "losses");
-    uint64_t boards = 0, bytes = 0;
-    int expected = 1;
-    for (int s : v.layers) {
-      if (s != expected) {
-        std::printf("  layers %d..%d missing: the database cannot be opened\n", expected, s - 1);
-        status = kExitFailure;
+    for (size_t i = 0; i < missing.size();) {  // each run of missing layers
+      size_t j = i;
+      while (j + 1 < missing.size() && missing[j + 1] == missing[j] + 1) ++j;
+      std::printf("  layers %d..%d missing: the database cannot be opened\n", missing[i],
+                  missing[j]);
+      i = j + 1;
+    }
+    std::printf("%6s %14s %12s %12s %8s %12s %12s %12s  %s\n", "layer", "boards", "bytes",
+                "bytes/board", "ratio", "wins", "draws", "losses", "written by");
+    for (const LayerInfo& l : layers) {
+      if (!l.error.empty()) {
+        std::printf("%6d  error: %s\n", l.seeds, l.error.c_str());
+        continue;
       }
-      expected = s + 1;
-      const std::string path = layer_path(dir, v.rules, s);
-      try {
-        const LayerFile f(path, v.rules, s);
-        const auto& h = f.header();
-        const auto wdl = count_results(f);
-        std::printf(
-            "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu\n", s,
-            static_cast<unsigned long long>(h.boards), static_cast<unsigned long long>(h.file_size),
-            static_cast<double>(h.file_size) / h.boards,
-            static_cast<double>(h.boards) / h.file_size, static_cast<unsigned long long>(wdl.wins),
-            static_cast<unsigned long long>(wdl.draws),
-            static_cast<unsigned long long>(wdl.losses));
-        boards += h.boards;
-        bytes += h.file_size;
-      } catch (const DatabaseError& e) {
-        std::printf("%6d  error: %s\n", s, e.what());
-        status = kExitFailure;
-      }
+      std::printf("%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %s\n", l.seeds,
+                  static_cast<unsigned long long>(l.boards),
+                  static_cast<unsigned long long>(l.bytes),
+                  static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
+                  static_cast<unsigned long long>(l.wdl.wins),
+                  static_cast<unsigned long long>(l.wdl.draws),
+                  static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
     }
     std::printf("total: %llu boards, %s, %.3f bytes/board\n\n",
                 static_cast<unsigned long long>(boards), human_bytes(bytes).c_str(),
