@@ -1,0 +1,102 @@
+"""Every command's --json output has the documented shape (docs/json.md); ctest: json_shape_test.
+
+usage: python3 json_shape_test.py KALAH_EXECUTABLE
+"""
+import json
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+EXE = sys.argv.pop(1)
+VERSION = subprocess.run([EXE, "--version"], capture_output=True, text=True,
+                         check=True).stdout.split()[1]
+RULES = {"capture", "end", "remainder"}
+POSITION = {"position", "absolute", "pits", "rules", "to_move"}
+MOVE = {"pit", "value", "result", "turn", "position", "absolute"}
+
+
+def objects(*args, stdin=None, status=0):
+    run = subprocess.run([EXE, *args], input=stdin, capture_output=True, text=True)
+    if run.returncode != status:
+        raise AssertionError(f"kalah {' '.join(args)}: exit {run.returncode}\n{run.stderr}")
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+class Shape(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db = cls.tmp.name
+        cls.build = objects("build", "--db", cls.db, "--pits", "4", "--max-seeds", "8", "--json")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def answer(self, obj, command, keys=()):
+        self.assertEqual(obj["kalah_version"], VERSION)
+        self.assertEqual(obj["command"], command)
+        self.assertEqual(list(obj)[:2], ["kalah_version", "command"], "the answer starts with them")
+        self.assertLessEqual(set(keys), set(obj), obj)
+        if "rules" in keys:
+            self.assertEqual(set(obj["rules"]), RULES)
+
+    def analysed(self, obj, command):
+        self.answer(obj, command, POSITION | {"value", "result", "moves", "best_line", "source",
+                                              "nodes", "probes", "seconds", "finished"})
+        self.assertTrue(obj["moves"])
+        for move in obj["moves"]:
+            self.assertEqual(set(move), MOVE)
+
+    def test_solve(self):
+        self.analysed(objects("solve", "--pits", "4", "--seeds", "2", "--json")[0], "solve")
+        value = objects("solve", "--pits", "4", "--seeds", "2", "--value-only", "--json")[0]
+        self.answer(value, "solve", POSITION | {"value", "result", "value_only", "nodes"})
+        pie = objects("solve", "--pits", "3", "--seeds", "2", "--pie", "--json")[0]
+        self.answer(pie, "solve", POSITION | {"pie", "value", "best_opening", "openings"})
+
+    def test_interrupted_solve_keeps_the_shape(self):
+        proc = subprocess.Popen([EXE, "solve", "--seeds", "6", "--value-only", "--json"],
+                                stdout=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130)
+        obj = json.loads(out)
+        self.answer(obj, "solve", POSITION | {"interrupted", "lower", "upper", "nodes"})
+
+    def test_query_one_object_per_line(self):
+        lines = objects("query", "--db", self.db, "--json", "--keep-going", stdin=(
+            "1,1,1,1/1,1,1,1\n# a comment\nx,1\n2,0,1,0/0,1,0,2/3,4\n"), status=2)
+        self.assertEqual(len(lines), 3)
+        self.analysed(lines[0], "query")
+        self.answer(lines[1], "query", {"input", "error"})
+        self.analysed(lines[2], "query")
+
+    def test_build_events(self):
+        events = [e["event"] for e in self.build]
+        self.assertEqual(events, ["start"] + ["layer"] * 8 + ["done"])
+        for e in self.build:
+            self.answer(e, "build", {"pits", "rules", "event"})
+        self.assertLessEqual({"seeds", "boards", "kept", "seconds", "file_bytes"},
+                             set(self.build[1]))
+        kept = objects("build", "--db", self.db, "--pits", "4", "--max-seeds", "8", "--json")
+        self.assertTrue(all(e["kept"] for e in kept if e["event"] == "layer"))
+
+    def test_info_verify_bench(self):
+        info = objects("info", "--db", self.db, "--json")[0]
+        self.answer(info, "info", {"pits", "rules", "layers", "boards", "bytes"})
+        self.assertEqual([l["seeds"] for l in info["layers"]], list(range(1, 9)))
+        self.assertEqual(info["layers"][0]["written_by"], VERSION)
+        verify = objects("verify", "--db", self.db, "--json")[0]
+        self.answer(verify, "verify", {"pits", "rules", "layers", "problems", "ok"})
+        self.assertTrue(verify["ok"])
+        bench = objects("bench", "--pits", "3", "--max-seeds", "6", "--probes", "100", "--json")[0]
+        self.answer(bench, "bench", {"pits", "rules", "build", "probe", "search", "signature"})
+
+
+if __name__ == "__main__":
+    unittest.main()
