@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -16,6 +17,8 @@ namespace {
 using kalah::test::kalah;
 using kalah::test::Outcome;
 using kalah::test::shell;
+namespace fs = std::filesystem;
+namespace test = kalah::test;
 
 TEST(Cli, SolveJsonGivesThePublishedValue) {
   const Outcome r = kalah("solve --pits 3 --seeds 3 --capture empty --json");
@@ -178,7 +181,35 @@ TEST(Cli, BuildRefusesTooLittleMemory) {
   EXPECT_EQ(b.status, 1) << b.out;
   EXPECT_NE(b.out.find("MiB"), std::string::npos) << b.out;
   EXPECT_EQ(kalah("build --db /tmp/kalah-never-built --max-seeds 0").status, 2);
-  EXPECT_EQ(kalah("build --max-seeds 3").status, 2);  // --db is required
+}
+
+// Without --db every command uses $KALAH_DB, else ${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db.
+TEST(Cli, DefaultDatabaseDirectory) {
+  test::TempDir home;
+  const std::string exe = KALAH_EXE;
+  const auto run = [&](const std::string& env, const std::string& args) {
+    return test::shell("env -u KALAH_DB -u XDG_CACHE_HOME " + env + " " + exe + " " + args);
+  };
+  const std::string kalah_db = "KALAH_DB=" + home.str("db");
+  ASSERT_EQ(run(kalah_db, "build --pits 4 --max-seeds 6").status, 0);
+  EXPECT_TRUE(fs::exists(home.str("db/kalah-m4-standard-immediate-owner-s6.kdb")));
+  EXPECT_EQ(run(kalah_db, "query 1,0,1,0/1,1,0,0").status, 0);
+  EXPECT_EQ(run(kalah_db, "info --pits 4").status, 0);
+  EXPECT_EQ(run(kalah_db, "verify").status, 0);
+  const Outcome solved = run(kalah_db, "solve 1,0,1,0/1,1,0,0");  // in the database
+  EXPECT_NE(solved.out.find("database: " + home.str("db") + ", layers 1..6"), std::string::npos)
+      << solved.out;
+  EXPECT_EQ(run(kalah_db, "solve --no-db 1,1,1,1/1,1,1,1").out.find("database:"),
+            std::string::npos);
+  // Rules the directory lacks: solve searches alone, query says what is there.
+  EXPECT_EQ(run(kalah_db, "solve --capture empty 1,1,1,1/1,1,1,1").status, 0);
+  EXPECT_EQ(run(kalah_db, "query --capture empty 1,1,1,1/1,1,1,1").status, 2);
+
+  ASSERT_EQ(run("XDG_CACHE_HOME=" + home.str("xdg"), "build --pits 3 --max-seeds 2").status, 0);
+  EXPECT_TRUE(fs::exists(home.str("xdg/kalah/db/kalah-m3-standard-immediate-owner-s2.kdb")));
+  ASSERT_EQ(run("HOME=" + home.str(), "build --pits 3 --max-seeds 2").status, 0);
+  EXPECT_TRUE(fs::exists(home.str(".cache/kalah/db/kalah-m3-standard-immediate-owner-s2.kdb")));
+  EXPECT_NE(run(kalah_db, "query --help").out.find(home.str("db")), std::string::npos);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // cli.cpp: shared option handling for the subcommands.
 #include "tools/cli.h"
 
+#include <cstdlib>
 #include <iostream>
 
 namespace kalah {
@@ -16,6 +17,27 @@ void add_rule_options(po::options_description& desc, RuleFlags& flags) {
       "remainder", po::value(&flags.remainder)->default_value(flags.remainder)->value_name("RULE"),
       "owner: at the end each player keeps the seeds on their side;\n"
       "discard: seeds left on the board count for nobody");
+}
+
+std::string default_db_dir() {
+  const auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  if (!env("KALAH_DB").empty()) return env("KALAH_DB");
+  const std::string cache =
+      !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") : env("HOME") + "/.cache";
+  return cache + "/kalah/db";
+}
+
+void add_db_option(po::options_description& desc, std::string& dir, const char* what) {
+  desc.add_options()("db", po::value(&dir)->default_value(default_db_dir())->value_name("DIR"),
+                     what);
+}
+
+void add_threads_option(po::options_description& desc, int& threads) {
+  desc.add_options()("threads", po::value(&threads)->default_value(0)->value_name("T"),
+                     "worker threads; 0 = all cores");
 }
 
 namespace {

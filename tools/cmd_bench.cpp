@@ -132,12 +132,12 @@ int cmd_bench(const std::vector<std::string>& args, bool check_only) {
   desc.add_options()("pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"),
                      "pits per row")(
       "max-seeds", po::value(&o.max_seeds)->default_value(o.max_seeds)->value_name("S"),
-      "build layers 1..S")("threads", po::value(&o.threads)->default_value(0)->value_name("T"),
-                           "0 = all cores")(
+      "build layers 1..S")(
       "probes", po::value(&o.probes)->default_value(o.probes)->value_name("N"),
       "random probes to time")("keep", po::value(&o.keep)->value_name("DIR"),
                                "build into DIR and keep it")(
       "json", po::bool_switch(&o.json), "one JSON object with every figure (docs/json.md)");
+  add_threads_option(desc, o.threads);
   add_rule_options(desc, o.flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;

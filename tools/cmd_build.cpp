@@ -29,7 +29,7 @@ struct BuildCommandOptions {
 
 constexpr CommandHelp kHelp = {
     "build",
-    "kalah build --db DIR [--pits M] --max-seeds S [rule flags] [--threads T] [--memory GIB]",
+    "kalah build [--db DIR] [--pits M] --max-seeds S [rule flags] [--threads T] [--memory GIB]",
     "Builds the endgame database of one rule variant: the value of every board with 1..S seeds\n"
     "on the pits, one file per layer (e.g. kalah-m6-empty-immediate-owner-s20.kdb), by\n"
     "retrograde analysis from layer 1 up. Layers hold values for the player to move, so any\n"
@@ -169,13 +169,11 @@ class Reporter : public BuildObserver {
 int cmd_build(const std::vector<std::string>& args, bool check_only) {
   BuildCommandOptions o;
   po::options_description desc("options");
-  desc.add_options()("db", po::value(&o.dir)->required()->value_name("DIR"),
-                     "database directory (created)")(
+  add_db_option(desc, o.dir, "database directory (created)");
+  desc.add_options()(
       "pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"), "pits per row, 1..8")(
       "max-seeds", po::value(&o.max_seeds)->required()->value_name("S"),
       "build layers 1..S (boards with up to S seeds on the pits)")(
-      "threads", po::value(&o.threads)->default_value(0)->value_name("T"),
-      "worker threads; 0 = all cores")(
       "memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
       "memory limit; 0 = the machine's memory. Past it the build switches to lean mode, or "
       "refuses to start if even that does not fit")(
@@ -185,6 +183,7 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "zstd-level", po::value(&o.zstd_level)->default_value(o.zstd_level)->value_name("L"),
       "zstd compression level 1..19: higher is smaller and slower to build, as fast to read")(
       "json", po::bool_switch(&o.json), "one JSON object per line for each event (docs/json.md)");
+  add_threads_option(desc, o.threads);
   add_rule_options(desc, o.rule_flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;

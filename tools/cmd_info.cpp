@@ -11,7 +11,7 @@ namespace kalah {
 namespace {
 
 constexpr CommandHelp kHelp = {
-    "info", "kalah info --db DIR [--pits M] [rule flags] [--json]",
+    "info", "kalah info [--db DIR] [--pits M] [rule flags] [--json]",
     "Describes every rule variant stored in DIR (or those the flags select): its layers, boards,\n"
     "bytes on disk, compression, and per layer how many boards the player to move wins, draws\n"
     "and loses with empty stores, and the kalah version that wrote it. Reads every block, so\n"
@@ -63,7 +63,8 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
   RuleFlags flags;
   bool json = false;
   po::options_description desc("options");
-  desc.add_options()("db", po::value(&dir)->required()->value_name("DIR"), "database directory")(
+  add_db_option(desc, dir, "database directory");
+  desc.add_options()(
       "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
       "json", po::bool_switch(&json), "one JSON object per rule variant, one per line");
   add_rule_options(desc, flags);

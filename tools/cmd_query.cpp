@@ -6,6 +6,8 @@
 
 #include "db/database.h"
 #include "solver/notation.h"
+#include "solver/parallel_search.h"
+#include "solver/threads.h"
 #include "tools/cli.h"
 #include "tools/report.h"
 
@@ -21,10 +23,12 @@ struct QueryOptions {
   bool search = false;
   bool keep_going = false;
   int64_t cache_mb = 256;
+  int threads = 0;
 };
 
 constexpr CommandHelp kHelp = {
-    "query", "kalah query --db DIR [rule flags] [--json] [--search] [--keep-going] [POSITION ...]",
+    "query",
+    "kalah query [--db DIR] [rule flags] [--json] [--search] [--keep-going] [POSITION ...]",
     "Looks positions up in a database built by 'kalah build': for each, the board, its value\n"
     "(final margin for the player to move, stores included), win/draw/loss, every move's value\n"
     "and the best line to the end of the game, all from database probes. Positions come as\n"
@@ -61,11 +65,12 @@ class Querier {
       report.nodes = probes;
       report.probes = probes;
     } else if (o_.search) {
-      Solver solver(rules, Solver::kDefaultTableBytes, &db);  // the database ends the search
-      report.analysis = analyse(solver, p);
+      // On all cores, as `solve` does; the database ends the search.
+      const ParallelAnalysis pa = analyse_parallel(rules, p, &db, size_t{32} << 20);
+      report.analysis = pa.analysis;
       report.source = "search";
-      report.nodes = solver.nodes();
-      report.probes = solver.probes();
+      report.nodes = pa.nodes;
+      report.probes = pa.probes;
     } else {
       throw UsageError("position '" + printable_input(text) + "' has " + std::to_string(s) +
                        " seeds on the pits; the database holds up to " +
@@ -104,7 +109,8 @@ bool blank_or_comment(const std::string& line) {
 int cmd_query(const std::vector<std::string>& args, bool check_only) {
   QueryOptions o;
   po::options_description desc("options");
-  desc.add_options()("db", po::value(&o.dir)->required()->value_name("DIR"), "database directory")(
+  add_db_option(desc, o.dir, "database directory");
+  desc.add_options()(
       "pits", po::value(&o.pits)->value_name("M"), "require positions with M pits per row")(
       "position", po::value(&o.positions)->value_name("POS"), "a position (repeatable)")(
       "json", po::bool_switch(&o.json), "one JSON object per position, one per line")(
@@ -115,6 +121,7 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
       "status still tells")("cache-mb",
                             po::value(&o.cache_mb)->default_value(o.cache_mb)->value_name("MB"),
                             "block cache size in MiB");
+  add_threads_option(desc, o.threads);
   add_rule_options(desc, o.rule_flags);
   po::positional_options_description positional;
   positional.add("position", -1);
@@ -122,6 +129,7 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
   check_range<int64_t>("--cache-mb", o.cache_mb, 1, 1 << 20);
+  const ThreadLimit limit(o.threads);
   if (check_only) return kExitOk;
 
   Querier querier(o);

@@ -11,6 +11,7 @@
 #include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
+#include "solver/threads.h"
 #include "tools/cli.h"
 #include "tools/report.h"
 
@@ -25,14 +26,16 @@ struct SolveOptions {
   bool json = false;
   int64_t table_mb = 0;  // 0: 32 MiB for a full analysis with a database, else 256 MiB
   std::string db;
+  bool no_db = false;
+  int threads = 0;
   bool pie = false;
   bool value_only = false;
 };
 
 constexpr CommandHelp kHelp = {
     "solve",
-    "kalah solve [--pits M] --seeds N [rule flags] [--json]\n"
-    "       kalah solve [--pits M] [--position] POSITION [rule flags] [--json]",
+    "kalah solve [--pits M] --seeds N [rule flags] [--db DIR | --no-db] [--json]\n"
+    "       kalah solve [--pits M] [--position] POSITION [rule flags] [--db DIR | --no-db] [--json]",
     "Solves a position exactly by alpha-beta search: the start position of Kalah(M,N) or any\n"
     "position you give. Prints the position, its value (the final margin for the player to move,\n"
     "stores included) with win/draw/loss, the value of every legal move (a move that earns an\n"
@@ -192,7 +195,15 @@ int solve_full(const Job& job) {
 int run(const SolveOptions& o, Job& job) {
   // A search probes all over the database: a cache that holds all of it decodes each block once
   // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
-  if (!o.db.empty()) job.db = std::make_unique<Database>(o.db, job.rules, Database::search_cache_bytes());
+  if (!o.db.empty()) {
+    job.db = std::make_unique<Database>(o.db, job.rules, Database::search_cache_bytes());
+  } else if (!o.no_db) {
+    try {  // the default directory, if it holds these rules
+      job.db = std::make_unique<Database>(default_db_dir(), job.rules,
+                                          Database::search_cache_bytes());
+    } catch (const std::invalid_argument&) {
+    }
+  }
   // Per root move. With a database the tree above it is small, and a table that stays in the
   // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
   // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
@@ -204,6 +215,9 @@ int run(const SolveOptions& o, Job& job) {
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
     print_heading(std::cout, job.title + (o.pie ? ", pie rule" : ""), job.rules, job.position);
+    if (job.db)
+      std::cout << "database: " << (o.db.empty() ? default_db_dir() : o.db) << ", layers 1.."
+                << job.db->max_seeds() << "\n";
     std::cout.flush();
   }
   if (o.pie) return solve_pie(job);
@@ -228,10 +242,13 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "value-only", po::bool_switch(&o.value_only),
       "only the position's value: no move values or line, far less work in big games")(
       "db", po::value(&o.db)->value_name("DIR"),
-      "endgame database (kalah build) whose values end the search early")(
+      ("endgame database (kalah build) whose values end the search early; without --db, the "
+       "default directory (" + default_db_dir() + ") is used when it holds layers of the rules")
+          .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "
       "--value-only)");
+  add_threads_option(desc, o.threads);
   add_rule_options(desc, o.rule_flags);
   po::positional_options_description positional;
   positional.add("position", 1);
@@ -239,6 +256,8 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("tt-mb")) check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
+  if (o.no_db && vm.count("db")) throw UsageError("give --db or --no-db, not both");
+  const ThreadLimit limit(o.threads);
   if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
   Job job;
   job.json = o.json;

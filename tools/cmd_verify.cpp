@@ -4,13 +4,15 @@
 
 #include "api/answer.h"
 #include "db/verify.h"
+#include "solver/threads.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
 namespace {
 
 constexpr CommandHelp kHelp = {
-    "verify", "kalah verify --db DIR [--pits M] [rule flags] [--sample N | --full] [--json]",
+    "verify",
+    "kalah verify [--db DIR] [--pits M] [rule flags] [--sample N | --full] [--threads T] [--json]",
     "Checks every layer file in DIR (or of the variants the flags select) three ways:\n"
     "  1. the checksum of every file (header, blocks, index), and every value decoded and\n"
     "     checked to be one its layer can hold;\n"
@@ -82,10 +84,12 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
   RuleFlags flags;
   VerifyOptions o;
   bool json = false;
+  int threads = 0;
   int64_t sample = static_cast<int64_t>(o.sample),
           solver_sample = static_cast<int64_t>(o.solver_sample);
   po::options_description desc("options");
-  desc.add_options()("db", po::value(&dir)->required()->value_name("DIR"), "database directory")(
+  add_db_option(desc, dir, "database directory");
+  desc.add_options()(
       "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
       "sample", po::value(&sample)->default_value(sample)->value_name("N"),
       "random boards per layer recomputed from their children")(
@@ -96,6 +100,7 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
       po::value(&o.solver_max_seeds)->default_value(o.solver_max_seeds)->value_name("S"),
       "compare with the solver only in layers up to S")(
       "json", po::bool_switch(&json), "one JSON object per rule variant, one per line");
+  add_threads_option(desc, threads);
   add_rule_options(desc, flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
@@ -105,6 +110,7 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
   check_range("--solver-max-seeds", o.solver_max_seeds, 0, kMaxBoardSeeds);
   o.sample = static_cast<uint64_t>(sample);
   o.solver_sample = static_cast<uint64_t>(solver_sample);
+  const ThreadLimit limit(threads);
   if (check_only) return kExitOk;
 
   bool ok = true;
