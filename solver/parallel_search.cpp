@@ -82,7 +82,8 @@ void add_counts(const std::vector<RootMove>& moves, uint64_t& nodes, uint64_t& p
 }  // namespace
 
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                                  size_t table_bytes, const std::atomic<bool>* stop) {
+                                  size_t table_bytes, const std::atomic<bool>* stop,
+                                  const MoveProgress& progress) {
   ParallelAnalysis out;
   const int stores = p.mover_store - p.opponent_store;
   if (is_terminal(rules, p.board)) {
@@ -93,7 +94,11 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   }
 
   std::vector<RootMove> moves = root_moves(rules, p.board, leaves, table_bytes, stop);
-  for_each_move(moves, [&](RootMove& t) { value_move(rules, p, t); });
+  std::atomic<int> valued{0};
+  for_each_move(moves, [&](RootMove& t) {
+    value_move(rules, p, t);
+    if (progress) progress(++valued, static_cast<int>(moves.size()));
+  });
   add_counts(moves, out.nodes, out.probes);
   const Bounds bounds = root_bounds(moves);
   out.lower = stores + bounds.lower;

@@ -28,9 +28,12 @@ struct ParallelAnalysis {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
 };
 
+// Called from worker threads as root moves are valued: moves done so far, of `total`.
+using MoveProgress = std::function<void(int done, int total)>;
 // `leaves` may be null (search alone); `table_bytes` is per root move. Ctrl-C: `stop`.
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                                  size_t table_bytes, const std::atomic<bool>* stop = nullptr);
+                                  size_t table_bytes, const std::atomic<bool>* stop = nullptr,
+                                  const MoveProgress& progress = {});
 
 struct ParallelValue {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)

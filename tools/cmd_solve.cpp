@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 
 #include "db/database.h"
 #include "solver/notation.h"
@@ -121,11 +122,43 @@ int interrupted(const Job& job, int lo, int hi, uint64_t nodes) {
   return kExitInterrupted;
 }
 
+// A progress line on stderr, rewritten in place, when stderr is a terminal; erased at the end.
+class Progress {
+ public:
+  explicit Progress(const Job& job) : job_(job), live_(isatty(STDERR_FILENO)) {}
+  ~Progress() { clear(); }
+  // Erases the line, before the answer is printed.
+  void clear() {
+    std::lock_guard lock(mutex_);
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+    shown_ = false;
+  }
+  void show(const std::string& what) {
+    if (!live_) return;
+    std::lock_guard lock(mutex_);
+    std::fprintf(stderr, "\r  %s, %.1f s\033[K", what.c_str(), job_.elapsed());
+    shown_ = true;
+  }
+
+ private:
+  const Job& job_;
+  const bool live_;
+  bool shown_ = false;
+  std::mutex mutex_;
+};
+
 int solve_pie(const Job& job) {
   Solver solver(job.rules, job.table_bytes, job.db.get());
   solver.set_stop_flag(&g_stop);
   try {
-    const PieAnalysis pie = pie_rule(job.rules, job.position, values_of(solver));
+    Progress progress(job);
+    int openings = 0;
+    const BoardValue value = values_of(solver);
+    const PieAnalysis pie = pie_rule(job.rules, job.position, [&](const Board& b) {
+      progress.show("pie rule: " + std::to_string(++openings) + " boards valued");
+      return value(b);
+    });
+    progress.clear();
     if (job.json)
       std::cout << pie_json("solve", job.rules, job.position, pie)
                        .add("nodes", solver.nodes())
@@ -174,8 +207,14 @@ int solve_value(const Job& job) {
 }
 
 int solve_full(const Job& job) {
+  Progress progress(job);
   const ParallelAnalysis pa =
-      analyse_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop);
+      analyse_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
+                       [&](int done, int total) {
+                         progress.show(std::to_string(done) + " of " + std::to_string(total) +
+                                       " moves valued");
+                       });
+  progress.clear();
   if (pa.interrupted) return interrupted(job, pa.lower, pa.upper, pa.nodes);
   Report report;
   report.rules = job.rules;

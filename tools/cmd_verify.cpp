@@ -1,4 +1,6 @@
 // cmd_verify.cpp: `kalah verify`, checking a database three independent ways (db/verify.h).
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 
@@ -54,6 +56,9 @@ bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyO
                              .add("recomputed", c.recomputed)
                              .add("solved", c.solved)
                              .add("wrong", c.wrong));
+        if (json && isatty(STDERR_FILENO))  // the text form's lines are its progress
+          std::fprintf(stderr, "\r  verify: layer %d of %d checked\033[K%s", s, db.max_seeds(),
+                       s == db.max_seeds() ? "\r\033[K" : "");
         if (!json)
           std::printf(
               "  layer %3d: %llu boards recomputed from children, %llu solved by search: %s\n", s,
