@@ -41,6 +41,7 @@ dpkg-deb -I "$deb" | grep -E "Package|Version|Depends"
 dpkg-deb -x "$deb" "$tmp/root"
 dpkg-deb -c "$deb" >"$tmp/contents"
 grep -q "usr/lib/.*libkalah.so" "$tmp/contents"
+if command -v help2man >/dev/null; then grep -q "usr/share/man/man1/kalah.1" "$tmp/contents"; fi
 "$tmp/root/usr/bin/kalah" solve --pits 3 --seeds 2 --json >"$tmp/solve.json"
 grep -q '"value"' "$tmp/solve.json"
 echo "debian package: $(basename "$deb") installs usr/bin/kalah, which runs"

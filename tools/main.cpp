@@ -38,14 +38,17 @@ void print_help() {
                "usage: kalah COMMAND [options]      kalah help COMMAND      kalah COMMAND --help\n"
                "       kalah --version\n\n"
                "commands:\n";
-  for (const auto& c : kCommands) std::cout << "  " << c.name << "   " << c.summary << "\n";
+  for (const auto& c : kCommands)
+    std::cout << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
   std::cout
       << "\nPositions are written side-relative, 'A/B[/x,y]': the pits of the player to move\n"
          "in their sowing order, the opponent's pits in theirs, then the two stores\n"
          "(e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0), or as 2m+2 bins counter-clockwise from South's\n"
          "first pit with the side to move: 4,4,4,4,4,4,0,4,4,4,4,4,4,0,S.\n"
          "Values are final margins (own store minus opponent's) for the player to move.\n"
-         "Exit status: 0 success, 2 bad usage or input, 1 other failure.\n";
+         "Databases are read from and built into --db DIR, by default $KALAH_DB, else\n"
+         "${XDG_CACHE_HOME:-~/.cache}/kalah/db. Every command takes --json (docs/json.md).\n"
+         "Exit status: 0 success, 2 bad usage or input, 1 other failure, 130 interrupted.\n";
 }
 
 const Command* find(const std::string& name) {
