@@ -74,6 +74,10 @@ std::string version() {
   return KALAH_VERSION_STRING;
 }
 
+std::string default_directory() {
+  return default_database_dir();
+}
+
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
 

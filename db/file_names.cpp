@@ -2,6 +2,7 @@
 #include "db/file_names.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <tuple>
 
@@ -93,6 +94,17 @@ std::string describe_variants(const std::vector<VariantFiles>& variants) {
     if (v.layers.size() > 1) out += ".." + std::to_string(v.layers.back());
   }
   return out;
+}
+
+std::string default_database_dir() {
+  const auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  if (!env("KALAH_DB").empty()) return env("KALAH_DB");
+  const std::string cache =
+      !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") : env("HOME") + "/.cache";
+  return cache + "/kalah/db";
 }
 
 }  // namespace kalah

@@ -25,6 +25,10 @@ struct LayerName {
 // layer_file_name writes (so "…-s05.kdb" or "…-s5.kdb.tmp" are not layer files).
 std::optional<LayerName> parse_layer_file_name(const std::string& name);
 
+// The database directory used when none is named: $KALAH_DB, else
+// ${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db (the one scripts/run.sh builds).
+std::string default_database_dir();
+
 // The variants found in a directory, each with the layers present (not yet validated).
 struct VariantFiles {
   Rules rules;

@@ -3,6 +3,7 @@
 //   import kalah
 //   kalah.solve(pits=4, seeds=3, capture="standard")["value"]        # 6
 //   db = kalah.Database("/data/kalah", capture="empty")              # pits from the files
+//   db = kalah.Database(capture="empty")                # the command line's default directory
 //   db.probe("0,0,2,1,0,0/1,2,3,2,0,0/15,14")                         # margin, or None above it
 //   db.analyse("0,0,2,1,0,0/1,2,3,2,0,0/15,14")["moves"]
 //
@@ -74,15 +75,17 @@ PYBIND11_MODULE(kalah, m) {
   py::class_<api::Database>(m, "Database",
                             "The endgame database of one rule variant in a directory, as built "
                             "by `kalah build --db DIRECTORY`. Safe to share between threads.")
-      .def(py::init([](const std::string& directory, const std::string& capture,
+      .def(py::init([](const std::optional<std::string>& directory, const std::string& capture,
                        const std::string& end, const std::string& remainder, int pits,
                        size_t cache_mb) {
-             return api::Database(directory, rules(pits, capture, end, remainder), cache_mb);
+             return api::Database(directory.value_or(api::default_directory()),
+                                  rules(pits, capture, end, remainder), cache_mb);
            }),
-           py::arg("directory"), py::kw_only(), py::arg("capture") = "standard",
+           py::arg("directory") = py::none(), py::kw_only(), py::arg("capture") = "standard",
            py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("pits") = 0,
            py::arg("cache_mb") = 256,
-           "Opens the layers of these rules in `directory` (pits = 0: from the files).")
+           "Opens the layers of these rules in `directory` (default: $KALAH_DB, else "
+           "~/.cache/kalah/db, as the command line; pits = 0: from the files).")
       .def_property_readonly("pits", [](const api::Database& db) { return db.rules().pits; })
       .def_property_readonly("max_seeds", &api::Database::max_seeds,
                              "the top layer: positions with up to this many seeds on the pits "

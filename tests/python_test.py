@@ -3,11 +3,13 @@
 usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)
 """
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import threading
 import unittest
+import unittest.mock
 
 import kalah
 
@@ -64,6 +66,10 @@ class Module(unittest.TestCase):
         searched = db.analyse("4,4,4,1/1,1,1,1")
         self.assertEqual(searched["source"], "search")
         self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])
+
+    def test_default_directory_is_the_command_lines(self):
+        with unittest.mock.patch.dict(os.environ, {"KALAH_DB": self.dir}):
+            self.assertEqual(kalah.Database(capture="empty").max_seeds, 10)
 
     def test_threads_share_a_database(self):
         db = kalah.Database(self.dir, capture="empty")

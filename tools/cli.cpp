@@ -1,7 +1,8 @@
 // cli.cpp: shared option handling for the subcommands.
 #include "tools/cli.h"
 
-#include <cstdlib>
+#include "db/file_names.h"
+
 #include <iostream>
 
 namespace kalah {
@@ -19,19 +20,9 @@ void add_rule_options(po::options_description& desc, RuleFlags& flags) {
       "discard: seeds left on the board count for nobody");
 }
 
-std::string default_db_dir() {
-  const auto env = [](const char* name) {
-    const char* v = std::getenv(name);
-    return std::string(v ? v : "");
-  };
-  if (!env("KALAH_DB").empty()) return env("KALAH_DB");
-  const std::string cache =
-      !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") : env("HOME") + "/.cache";
-  return cache + "/kalah/db";
-}
 
 void add_db_option(po::options_description& desc, std::string& dir, const char* what) {
-  desc.add_options()("db", po::value(&dir)->default_value(default_db_dir())->value_name("DIR"),
+  desc.add_options()("db", po::value(&dir)->default_value(default_database_dir())->value_name("DIR"),
                      what);
 }
 

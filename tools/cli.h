@@ -36,10 +36,7 @@ struct RuleFlags {
 void add_rule_options(po::options_description& desc, RuleFlags& flags);
 Rules make_rules(int pits, const RuleFlags& flags);  // throws UsageError
 
-// The database directory when --db is not given: $KALAH_DB, else
-// ${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db (the one scripts/run.sh builds).
-std::string default_db_dir();
-// --db DIR, defaulting to default_db_dir(); `what` is its help text.
+// --db DIR, defaulting to default_database_dir() (db/file_names.h); `what` is its help text.
 void add_db_option(po::options_description& desc, std::string& dir, const char* what);
 // --threads T (0 = all cores), for every command that computes (a ThreadLimit applies it).
 void add_threads_option(po::options_description& desc, int& threads);

@@ -238,7 +238,7 @@ int run(const SolveOptions& o, Job& job) {
     job.db = std::make_unique<Database>(o.db, job.rules, Database::search_cache_bytes());
   } else if (!o.no_db) {
     try {  // the default directory, if it holds these rules
-      job.db = std::make_unique<Database>(default_db_dir(), job.rules,
+      job.db = std::make_unique<Database>(default_database_dir(), job.rules,
                                           Database::search_cache_bytes());
     } catch (const std::invalid_argument&) {
     }
@@ -255,7 +255,7 @@ int run(const SolveOptions& o, Job& job) {
   if (!o.json) {
     print_heading(std::cout, job.title + (o.pie ? ", pie rule" : ""), job.rules, job.position);
     if (job.db)
-      std::cout << "database: " << (o.db.empty() ? default_db_dir() : o.db) << ", layers 1.."
+      std::cout << "database: " << (o.db.empty() ? default_database_dir() : o.db) << ", layers 1.."
                 << job.db->max_seeds() << "\n";
     std::cout.flush();
   }
@@ -282,7 +282,7 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "only the position's value: no move values or line, far less work in big games")(
       "db", po::value(&o.db)->value_name("DIR"),
       ("endgame database (kalah build) whose values end the search early; without --db, the "
-       "default directory (" + default_db_dir() + ") is used when it holds layers of the rules")
+       "default directory (" + default_database_dir() + ") is used when it holds layers of the rules")
           .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "

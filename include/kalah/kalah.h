@@ -41,6 +41,10 @@ namespace kalah::api {
 // "0.1.0", the version of the library (KALAH_VERSION_STRING is the headers').
 KALAH_API std::string version();
 
+// The directory the command line uses when --db is not given: $KALAH_DB, else
+// ${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db.
+KALAH_API std::string default_directory();
+
 // A rule variant, with the command line's names for each rule (docs/design.md §1).
 struct Rules {
   int pits = 6;                      // per row, 1..8; for a Database, 0 = read it from the files
