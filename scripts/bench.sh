@@ -1,53 +1,85 @@
 #!/usr/bin/env bash
-# Benchmarks: builds kalah (Release), runs `kalah bench` (m = 6, layers <= 20 by default; pass
-# --max-seeds 24 for the full workstation figure, and any other bench option), then times a
-# one-position query (10 seeds) of the benchmark database in a fresh process and solves Kalah(6,4) with it.
+# Benchmarks: builds kalah (Release), runs `kalah bench --json` (m = 6, layers <= 20 by default;
+# pass --max-seeds 24 for the full workstation figure, and any other bench option) and prints its
+# figures, compares its signature with scripts/bench-signatures.txt, times the same build on one
+# thread, a one-position query in a fresh process, and Kalah(6,4)'s value with the benchmark
+# database. Exits 1 when the signature differs from the recorded one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-status=0
 scripts/install-deps.sh
 scripts/build.sh
+kalah=build/tools/kalah
 dir=$(mktemp -d /tmp/kalah-bench-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-build/tools/kalah bench --keep "$dir" "$@" | tee "$dir.out"
-out=$(cat "$dir.out")
+one=$(mktemp -d /tmp/kalah-bench-1-XXXXXX)
+trap 'rm -rf "$dir" "$one"' EXIT
+
+# field FILE EXPRESSION: a value out of a JSON object (o), e.g. 'o["build"]["seconds"]'.
+field() { python3 -c "import json, sys; o = json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+"$kalah" bench --keep "$dir" --json "$@" >"$dir.json"
+bench=$dir.json
+python3 - "$bench" <<'EOF'
+import json, sys
+o = json.load(open(sys.argv[1]))
+r = o["rules"]
+print(f'bench: m={o["pits"]} capture={r["capture"]} end={r["end"]} remainder={r["remainder"]}, '
+      f'layers 1..{o["max_seeds"]}, {o["threads"]} threads')
+b = o["build"]
+for l in b["layers"]:
+    if l["seeds"] >= 16:
+        print(f'layer {l["seeds"]:3}: {l["seconds"]:.2f} s, '
+              f'{l["boards"] / l["compute_seconds"] / 1e6:.2f} M boards/s; largest piece '
+              f'{l["largest_piece"]} boards (1/{l["boards"] / l["largest_piece"]:.0f} of the layer), '
+              f'speed-up bound {l["boards"] / l["critical_path"]:.0f}x')
+if b["built_boards"]:
+    print(f'build:  {b["built_boards"]} boards in {b["seconds"]:.2f} s: '
+          f'{b["built_boards"] / b["seconds"] / 1e6:.2f} M boards/s (computing '
+          f'{b["compute_seconds"]:.2f} s), {b["file_bytes"] / b["built_boards"]:.3f} bytes/board; '
+          f'peak memory {b["peak_memory_bytes"] / 2**20:.0f} MiB')
+p, s = o["probe"], o["search"]
+print(f'probe:  {p["probes"]} random boards: cold cache {p["probes"] / p["cold_seconds"] / 1e6:.2f} M/s, '
+      f'warm {p["probes"] / p["warm_seconds"] / 1e6:.2f} M/s, 1 thread')
+print(f'search: {s["game"]} by search alone: {s["value"]:+d}, {s["nodes"]} nodes in '
+      f'{s["seconds"]:.3f} s ({s["nodes"] / s["seconds"] / 1e6:.2f} M nodes/s)')
+EOF
+
 # The signature against the recorded one for this workload (scripts/bench-signatures.txt).
-workload=$(sed -n '1s/^bench: \(.*\), [0-9]* threads\?$/\1/p' "$dir.out")
-signature=$(sed -n 's/^signature: //p' "$dir.out")
-rm -f "$dir.out"
+status=0
+workload=$(field "$bench" '"m=%d capture=%s end=%s remainder=%s, layers 1..%d" % (o["pits"], o["rules"]["capture"], o["rules"]["end"], o["rules"]["remainder"], o["max_seeds"])')
+signature=$(field "$bench" '"database %s  search %d" % (o["signature"]["database"], o["signature"]["search"])')
 recorded=$(grep -F "$workload |" scripts/bench-signatures.txt | sed 's/.* | //' || true)
 if [ -z "$recorded" ]; then
-  echo "signature: none recorded for '$workload' (add it to scripts/bench-signatures.txt)"
+  echo "signature: $signature; none recorded for '$workload' (add it to scripts/bench-signatures.txt)"
 elif [ "$recorded" = "$signature" ]; then
-  echo "signature: matches the recorded one"
+  echo "signature: $signature, matches the recorded one"
 else
-  echo "signature: DIFFERS from the recorded one ($recorded): database bytes or search nodes changed" >&2
+  echo "signature: $signature DIFFERS from the recorded one ($recorded): database bytes or search nodes changed" >&2
   status=1
 fi
-# The database's own rules, read back from its file names.
-file=$(ls "$dir" | grep '\.kdb$' | head -n 1)
-capture=$(echo "$file" | cut -d- -f3)
-pits=$(echo "$file" | cut -d- -f2 | tr -d m)
-top=$(ls "$dir" | grep '\.kdb$' | sed 's/.*-s\([0-9]*\)\.kdb/\1/' | sort -n | tail -n 1)
+
 # Per core and threads: the same build on one thread (the bench above used all cores).
-one=$(mktemp -d /tmp/kalah-bench-1-XXXXXX)
-single=$(build/tools/kalah build --db "$one" --pits "$pits" --max-seeds "$top" --capture "$capture" \
-  --threads 1 | tail -n 1)
-rm -rf "$one"
-t1=$(sed -n 's/.*built [0-9]* boards in \([0-9.]*\) s.*/\1/p' <<<"$single")
-tn=$(sed -n 's/^build: .* in \([0-9.]*\) s:.*/\1/p' <<<"$out")
-echo "threads: 1 thread ${t1} s ($(sed -n 's/.*(\([0-9.]* M boards\/s\);.*/\1/p' <<<"$single")), $(nproc) threads ${tn} s:" \
-     "$(awk "BEGIN { printf \"%.2f\", $t1 / $tn }")x; peak memory on 1 thread $(sed -n 's/.*peak memory \(.*\)$/\1/p' <<<"$single")"
+pits=$(field "$bench" 'o["pits"]')
+capture=$(field "$bench" 'o["rules"]["capture"]')
+top=$(field "$bench" 'o["max_seeds"]')
+"$kalah" build --db "$one" --pits "$pits" --max-seeds "$top" --capture "$capture" --threads 1 \
+  --json | tail -n 1 >"$one.json"
+t1=$(field "$one.json" 'o["built_seconds"]')
+tn=$(field "$bench" 'o["build"]["seconds"]')
+echo "threads: 1 thread $t1 s, $(field "$bench" 'o["threads"]') threads $tn s:" \
+     "$(field "$bench" "'%.2f' % ($t1 / $tn)")x; peak memory on 1 thread" \
+     "$(field "$one.json" "'%.0f MiB' % (o['peak_memory_bytes'] / 2**20)")"
+rm -f "$one.json" "$bench"
+
 start=$(date +%s%N)
-build/tools/kalah query --db "$dir" --capture "$capture" --json 2,1,0,0,1,0/1,0,1,2,1,1/10,12 >/dev/null
+"$kalah" query --db "$dir" --capture "$capture" --json 2,1,0,0,1,0/1,0,1,2,1,1/10,12 >/dev/null
 end=$(date +%s%N)
 echo "query:  one position in a fresh process: $(( (end - start) / 1000000 )) ms"
 # Whole-game search over the benchmark database: Kalah(6,4)'s value (nodes are the
 # machine-independent measure; they vary slightly between runs, see `kalah solve --help`).
 if [ "$pits" = 6 ]; then
-  out=$(build/tools/kalah solve --seeds 4 --capture "$capture" --db "$dir" --value-only --json)
-  echo "solve:  Kalah(6,4) $capture capture, value $(grep -o '"value": -\?[0-9]*' <<<"$out" | cut -d' ' -f2)," \
-       "$(grep -o '"nodes": [0-9]*' <<<"$out" | cut -d' ' -f2) nodes," \
-       "$(grep -o '"seconds": [0-9.e-]*' <<<"$out" | cut -d' ' -f2) s"
+  "$kalah" solve --seeds 4 --capture "$capture" --db "$dir" --value-only --json >"$dir.json"
+  echo "solve:  Kalah(6,4) $capture capture, value $(field "$dir.json" 'o["value"]')," \
+       "$(field "$dir.json" 'o["nodes"]') nodes, $(field "$dir.json" '"%.2f" % o["seconds"]') s"
+  rm -f "$dir.json"
 fi
 exit "$status"

@@ -36,7 +36,7 @@ rows_standard=()
 
 # solve M N CAPTURE -> "value nodes seconds"
 solve() {
-  local m=$1 n=$2 capture=$3 args=()
+  local m=$1 n=$2 capture=$3 args=(--no-db)
   if (( 2 * m * n > 24 )); then
     local top=36
     (( m == 5 )) && top=32
@@ -44,11 +44,8 @@ solve() {
     "$kalah" build --db "$db" --pits "$m" --max-seeds "$top" --capture "$capture" >/dev/null
     args=(--db "$db")
   fi
-  local out
-  out=$("$kalah" solve --pits "$m" --seeds "$n" --capture "$capture" --value-only --json "${args[@]}")
-  echo "$(grep -o '"value": -\?[0-9]*' <<<"$out" | head -1 | cut -d' ' -f2)" \
-       "$(grep -o '"nodes": [0-9]*' <<<"$out" | cut -d' ' -f2)" \
-       "$(grep -o '"seconds": [0-9.e-]*' <<<"$out" | cut -d' ' -f2)"
+  "$kalah" solve --pits "$m" --seeds "$n" --capture "$capture" --value-only --json "${args[@]}" |
+    python3 -c 'import json, sys; o = json.load(sys.stdin); print(o["value"], o["nodes"], o["seconds"])'
 }
 
 result_of() { (( $1 > 0 )) && echo W || { (( $1 < 0 )) && echo L || echo D; }; }
