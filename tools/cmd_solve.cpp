@@ -43,9 +43,9 @@ constexpr CommandHelp kHelp = {
     "extra turn is valued with the best continuation, shown as e.g. 3-6-1), the best line to the\n"
     "end of the game, the nodes searched and the time. Without a database, boards of up to about\n"
     "30 seeds solve in seconds; with --db (kalah build) the search stops at the database's\n"
-    "layers. --value-only skips the move values and the line, far less work in big games: with\n"
-    "every m = 6 board of up to 24 seeds the value of Kalah(6,4) takes about 2 s, and with up\n"
-    "to 28 seeds Kalah(6,5) takes about 5 minutes. Ctrl-C prints the bounds proven so far.",
+    "layers (by default those in the default directory, if it holds the rules). --value-only\n"
+    "skips the move values and the line, far less work in big games (the README lists what\n"
+    "each game costs). Ctrl-C prints the bounds proven so far.",
     "  kalah solve --pits 4 --seeds 3                     Kalah(4,3), standard rules: +6\n"
     "  kalah solve --pits 3 --seeds 3 --capture empty --json\n"
     "  kalah solve 0,0,3,1/2,0,0,1/10,9                   a position, mover's pits first\n"
