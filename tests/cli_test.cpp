@@ -137,7 +137,7 @@ TEST_F(CliDatabase, QueryRefusesWhatItCannotAnswer) {
 // Asking for rules the directory has no layers of is a usage error in every command, and the
 // message says what the directory does hold.
 TEST_F(CliDatabase, MissingRulesAreAUsageErrorThatListsTheDirectory) {
-  for (const std::string command :
+  for (const std::string& command :
        {"query --db " + *dir_ + " --capture empty 1,1,1,1/1,1,1,1",
         "solve --db " + *dir_ + " --capture empty --pits 4 --seeds 1", "info --db " + *dir_ +
         " --capture empty", "verify --db " + *dir_ + " --capture empty"}) {
