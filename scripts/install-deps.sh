@@ -3,7 +3,8 @@
 # (needs root or sudo).
 set -euo pipefail
 packages=(g++ cmake make libboost-program-options-dev libtbb-dev libzstd-dev libgtest-dev
-          pybind11-dev python3-dev pkg-config dpkg-dev help2man "$@")
+          pybind11-dev python3-dev pkg-config dpkg-dev help2man libcpp-httplib-dev
+          chromium chromium-driver python3-selenium curl "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

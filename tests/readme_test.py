@@ -6,7 +6,8 @@ a temporary prefix (so `kalah`, `pkg-config kalah` and `import kalah` work as af
 gives for a workstation are made small by the substitutions below, each of which must still
 match the README. A comment "# ...: +N" after a command is its expected value. The ```cpp block
 is written to probe.cpp for the command that compiles it; the ```python block runs as a script.
-The indented set-up commands (scripts/run.sh, scripts/test.sh, install, cpack) are what CI and
+`kalah serve` starts in the background on a free port, which the commands after it (curl) use;
+its page must load. The indented set-up commands (scripts/run.sh, scripts/test.sh, install, cpack) are what CI and
 install_test run; here their scripts must exist.
 
 usage: python3 readme_test.py SOURCE_DIR BUILD_DIR
@@ -50,6 +51,14 @@ class Readme(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
+    def start_server(self, command):
+        server = subprocess.Popen(["bash", "-c", f"exec {command} --port 0"], cwd=self.cwd,
+                                  env=self.env, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (server.terminate(), server.wait(timeout=30)))
+        url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
+        self.assertIn("kalah analysis board", self.run_shell(f"curl -s {url}").stdout)
+        return url
+
     def run_shell(self, command):
         return subprocess.run(["bash", "-c", command], cwd=self.cwd, env=self.env,
                               capture_output=True, text=True, timeout=300)
@@ -64,16 +73,22 @@ class Readme(unittest.TestCase):
         commands = [line for block in blocks(self.readme, "sh")
                     for line in block.replace("\\\n", " ").splitlines()]
         self.assertGreaterEqual(len(commands), 10)
+        url = None
         for line in commands:
             command, _, comment = line.partition("  #")
             command = command.strip()
             for old, new in SIZES.items():
                 command = command.replace(old, new)
+            if command.startswith("kalah serve"):
+                url = self.start_server(command)
+                continue
+            if url:
+                command = command.replace("http://127.0.0.1:8080/", url)
             with self.subTest(command=command):
                 run = self.run_shell(command)
                 self.assertEqual(run.returncode, 0, f"{command}\n{run.stdout}\n{run.stderr}")
                 self.assertTrue(run.stdout.strip(), command)
-                if "--json" in command:
+                if "--json" in command or command.startswith("curl"):
                     for out in run.stdout.splitlines():
                         self.assertIn("kalah_version", json.loads(out))
                 expected = re.search(r": ([+-]\d+)\s*$", comment)

@@ -74,5 +74,6 @@ int cmd_query(const std::vector<std::string>& args, bool check_only = false);
 int cmd_info(const std::vector<std::string>& args, bool check_only = false);
 int cmd_verify(const std::vector<std::string>& args, bool check_only = false);
 int cmd_bench(const std::vector<std::string>& args, bool check_only = false);
+int cmd_serve(const std::vector<std::string>& args, bool check_only = false);
 
 }  // namespace kalah

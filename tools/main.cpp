@@ -31,6 +31,8 @@ const Command kCommands[] = {
      kalah::cmd_verify},
     {"bench", "fixed workloads printing build, probe and search throughput and signatures",
      kalah::cmd_bench},
+    {"serve", "an analysis board in the browser and an HTTP API over the databases and search",
+     kalah::cmd_serve},
 };
 
 void print_help() {

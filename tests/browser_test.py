@@ -1,0 +1,110 @@
+"""The analysis board of `kalah serve` in a real browser (ctest: browser_test): headless Chromium
+from Debian (chromium, chromium-driver) driven by python3-selenium loads the page, checks every
+move's value against the API, clicks a pit, checks the new position and its values, loads the
+shared URL in a fresh page, undoes and redoes with the keyboard, and saves a screenshot.
+
+usage: python3 browser_test.py KALAH_EXECUTABLE SCREENSHOT.png
+"""
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+EXE, SCREENSHOT = sys.argv.pop(1), sys.argv.pop(1)
+START = "3,0,2,1,0,2/1,2,0,1,2,0/16,18"  # a Kalah(6,4) endgame: 14 seeds on the pits
+
+
+class Board(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        subprocess.run([EXE, "build", "--db", cls.tmp.name, "--max-seeds", "14"], check=True,
+                       capture_output=True)
+        cls.server = subprocess.Popen([EXE, "serve", "--db", cls.tmp.name, "--port", "0",
+                                       "--json"], stdout=subprocess.PIPE, text=True)
+        cls.url = json.loads(cls.server.stdout.readline())["url"]
+        options = Options()
+        for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                    "--window-size=1000,820"]:
+            options.add_argument(arg)
+        cls.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.server.terminate()
+        cls.server.wait(timeout=30)
+        cls.tmp.cleanup()
+
+    def api(self, position):
+        q = urllib.parse.urlencode({"position": position})
+        with urllib.request.urlopen(f"{self.url}api/v1/analyse?{q}", timeout=60) as r:
+            return json.loads(r.read())
+
+    def shown_values(self):
+        """{pit: value} of the player to move, as the board shows them, once it shows them."""
+        WebDriverWait(self.browser, 30).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, ".pit.playable .value"))
+        return {int(e.get_attribute("data-pit")): int(e.find_element(By.CLASS_NAME, "value").text)
+                for e in self.browser.find_elements(By.CSS_SELECTOR, ".pit.playable")}
+
+    def shown_position(self):
+        return urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)[
+            "position"][0]
+
+    def expect(self, answer):
+        self.assertEqual(self.shown_values(), {m["pit"]: m["value"] for m in answer["moves"]})
+        self.assertEqual(self.shown_position(), answer["absolute"])
+        WebDriverWait(self.browser, 30).until(
+            lambda b: f"value {'+' if answer['value'] > 0 else ''}{answer['value']}"
+            in b.find_element(By.ID, "status").text)
+
+    def test_play_share_undo(self):
+        b = self.browser
+        b.get(self.url + "?" + urllib.parse.urlencode({"position": START}))
+        start = self.api(START)
+        self.expect(start)
+
+        best = int(start["best_line"][0].split("-")[0])
+        b.find_element(By.CSS_SELECTOR, f'.pit.playable[data-pit="{best}"]').click()
+        after = self.api(next(m for m in start["moves"] if m["pit"] == best)["absolute"])
+        self.expect(after)
+        b.save_screenshot(SCREENSHOT)
+
+        body = b.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.ARROW_LEFT)  # undo
+        WebDriverWait(b, 30).until(lambda _: self.shown_position() == start["absolute"])
+        self.expect(start)
+        body.send_keys(Keys.ARROW_RIGHT)  # redo
+        WebDriverWait(b, 30).until(lambda _: self.shown_position() == after["absolute"])
+        self.expect(after)
+
+        shared = b.current_url  # the position and the rules are in it
+        b.get("about:blank")
+        b.get(shared)
+        self.expect(after)
+
+    def test_keyboard_plays_a_pit(self):
+        b = self.browser
+        b.get(self.url + "?" + urllib.parse.urlencode({"position": START}))
+        start = self.api(START)
+        self.expect(start)
+        pit = min(m["pit"] for m in start["moves"])
+        b.find_element(By.TAG_NAME, "body").send_keys(str(pit))
+        target = next(m for m in start["moves"] if m["pit"] == pit)["absolute"]
+        WebDriverWait(b, 30).until(lambda _: self.shown_position() == target)
+        self.expect(self.api(target))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,146 @@
+"""`kalah serve`'s HTTP API (ctest: serve_test): answers equal `kalah solve`/`query` in every
+variant, bad requests get 400, unknown paths 404, 50 concurrent clients all get correct answers,
+a search past its budget answers with bounds.
+
+usage: python3 serve_test.py KALAH_EXECUTABLE
+"""
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+EXE = sys.argv.pop(1)
+VARIANTS = [dict(capture=c, end=e, remainder=r) for c in ("standard", "empty")
+            for e in ("immediate", "on-turn") for r in ("owner", "discard")]
+POSITIONS = ["0,0,2,1/1,2,0,2/15,14", "3,0,2,1/0,2,1,1/4,5", "1,1,1,1/1,1,1,1",
+             "1,0,2,1,6,0,3,1,0,2,N", "0,0,0,1/2,0,0,0/20,3", "2,2,2,2/2,2,2,2"]  # last: 16 seeds
+
+
+def flags(rules):
+    return [f"--{k}={v}" for k, v in rules.items()]
+
+
+def without_timing(answer):
+    return {k: v for k, v in answer.items()
+            if k not in ("seconds", "command", "cached", "nodes", "probes", "source")}
+
+
+class Serve(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db = cls.tmp.name
+        for rules in VARIANTS:
+            subprocess.run([EXE, "build", "--db", cls.db, "--pits", "4", "--max-seeds", "12",
+                            *flags(rules)], check=True, capture_output=True)
+        cls.server = subprocess.Popen([EXE, "serve", "--db", cls.db, "--port", "0", "--json",
+                                       "--budget-ms", "20000"],
+                                      stdout=subprocess.PIPE, text=True)
+        cls.hello = json.loads(cls.server.stdout.readline())
+        cls.url = cls.hello["url"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.terminate()
+        cls.server.wait(timeout=30)
+        cls.tmp.cleanup()
+
+    def get(self, path, **params):
+        url = self.url + path + ("?" + urllib.parse.urlencode(params) if params else "")
+        try:
+            with urllib.request.urlopen(url, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def test_startup_names_the_databases(self):
+        self.assertEqual(self.hello["command"], "serve")
+        self.assertEqual(len(self.hello["databases"]), 8)
+        self.assertTrue(self.hello["url"].startswith("http://127.0.0.1:"))
+
+    def test_every_variant_equals_the_command_line(self):
+        for rules in VARIANTS:
+            for pos in POSITIONS:
+                status, answer = self.get("api/v1/analyse", position=pos, **rules)
+                self.assertEqual(status, 200, answer)
+                cli = subprocess.run([EXE, "solve", "--no-db", "--json", *flags(rules), pos],
+                                     check=True, capture_output=True, text=True)
+                self.assertEqual(without_timing(answer), without_timing(json.loads(cli.stdout)),
+                                 (rules, pos))
+                in_database = pos != POSITIONS[-1]  # the last has 16 seeds, the top layer 12
+                self.assertEqual(answer["source"], "database" if in_database else "search")
+
+    def test_positions_above_the_database_are_searched(self):
+        status, answer = self.get("api/v1/analyse", position="3,3,3,3/3,3,3,3", capture="empty")
+        self.assertEqual(status, 200, answer)
+        self.assertEqual(answer["source"], "search")
+        cli = subprocess.run([EXE, "solve", "--json", "--capture", "empty", "--pits", "4",
+                              "--seeds", "3", "--db", self.db], check=True, capture_output=True,
+                             text=True)
+        self.assertEqual(answer["value"], json.loads(cli.stdout)["value"])
+
+    def test_bad_requests(self):
+        for params in [dict(position="1,2,3"), dict(position="1,1/1,1", capture="greedy"),
+                       dict(position="1,1/1,1", pits="x"), dict(position="1,1/1,1", budget_ms="0"),
+                       dict(position="1,1/1,1", colour="red"), dict(), dict(position="9" * 5000)]:
+            status, answer = self.get("api/v1/analyse", **params)
+            self.assertEqual(status, 400, params)
+            self.assertIn("error", answer)
+        status, answer = self.get("no/such/path")
+        self.assertEqual(status, 404)
+        self.assertIn("no such path", answer["error"])
+
+    def test_a_search_past_its_budget_returns_bounds(self):
+        status, answer = self.get("api/v1/analyse", position="6,6,6,6,6,6/6,6,6,6,6,6",
+                                  budget_ms=300)
+        self.assertEqual(status, 200, answer)
+        self.assertTrue(answer["interrupted"])
+        self.assertEqual(answer["source"], "bounds")
+        self.assertLessEqual(answer["lower"], answer["upper"])
+        self.assertLess(answer["seconds"], 10)
+
+    def test_fifty_concurrent_clients(self):
+        expected = {}
+        for pos in POSITIONS:
+            expected[pos] = self.get("api/v1/analyse", position=pos, capture="empty")[1]["value"]
+        latencies = []
+        deadline = time.monotonic() + 3
+
+        def client(i):
+            wrong = 0
+            while time.monotonic() < deadline:
+                pos = POSITIONS[i % len(POSITIONS)]
+                t0 = time.monotonic()
+                status, answer = self.get("api/v1/analyse", position=pos, capture="empty")
+                latencies.append(time.monotonic() - t0)
+                wrong += status != 200 or answer["value"] != expected[pos]
+            return wrong
+
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(50) as pool:
+            wrong = sum(pool.map(client, range(50)))
+        seconds = time.monotonic() - t0
+        latencies.sort()
+        p99 = latencies[int(0.99 * (len(latencies) - 1))]
+        print(f"\n50 clients: {len(latencies)} requests in {seconds:.1f} s, "
+              f"{len(latencies) / seconds:.0f} requests/s, p99 latency {p99 * 1000:.1f} ms",
+              file=sys.stderr)
+        self.assertEqual(wrong, 0)
+        self.assertGreater(len(latencies), 50)
+
+    def test_the_board_is_served(self):
+        with urllib.request.urlopen(self.url, timeout=10) as r:
+            page = r.read().decode()
+        self.assertIn("kalah analysis board", page)
+        self.assertNotIn("http://", page.replace(self.url, ""))  # no external assets
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,204 @@
+// analyst.cpp: answers of `kalah serve` (tools/analyst.h).
+#include "tools/analyst.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "api/answer.h"
+#include "solver/notation.h"
+#include "solver/parallel_search.h"
+
+namespace kalah {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// A whole number in lo..hi, or invalid_argument naming the parameter.
+int64_t number(const std::string& name, const std::string& text, int64_t lo, int64_t hi) {
+  size_t used = 0;
+  int64_t v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || v < lo || v > hi)
+    throw std::invalid_argument(name + " must be a whole number " + std::to_string(lo) + ".." +
+                                std::to_string(hi) + ", got '" + printable_input(text, 40) + "'");
+  return v;
+}
+
+// The answer when the budget ran out: the bounds proven so far, in the shape of an interrupted
+// `kalah solve --json` with source "bounds".
+std::string bounds_json(const Rules& rules, const Position& p, int lower, int upper,
+                        uint64_t nodes, double seconds) {
+  return position_json("serve", rules, p)
+      .add("interrupted", true)
+      .add("lower", lower)
+      .add("upper", upper)
+      .add("source", "bounds")
+      .add("nodes", nodes)
+      .add("seconds", seconds)
+      .str();
+}
+
+// Sets `stop` at the deadline unless destroyed first.
+class Watchdog {
+ public:
+  Watchdog(Clock::time_point deadline, std::atomic<bool>& stop)
+      : thread_([this, deadline, &stop] {
+          std::unique_lock lock(mutex_);
+          if (!done_.wait_until(lock, deadline, [this] { return finished_; })) stop = true;
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      finished_ = true;
+    }
+    done_.notify_one();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_;
+  bool finished_ = false;
+  std::thread thread_;  // last: starts once the members it uses exist
+};
+
+}  // namespace
+
+Analyst::Analyst(const AnalystOptions& options)
+    : options_(options), searches_(std::max(1, options.max_searches)) {
+  if (!std::filesystem::is_directory(options.dir)) return;
+  const std::vector<VariantFiles> variants = list_variants(options.dir);
+  for (const auto& v : variants) {
+    try {
+      databases_.push_back(std::make_unique<Database>(
+          options.dir, v.rules, Database::search_cache_bytes() / variants.size()));
+    } catch (const std::exception& e) {  // a damaged or gapped variant: the others still serve
+      std::fprintf(stderr, "kalah serve: not serving m=%d %s: %s\n", v.rules.pits,
+                   describe(v.rules).c_str(), e.what());
+    }
+  }
+}
+
+std::vector<std::string> Analyst::databases() const {
+  std::vector<std::string> out;
+  for (const auto& db : databases_)
+    out.push_back("m=" + std::to_string(db->rules().pits) + " " + describe(db->rules()) +
+                  " layers 1.." + std::to_string(db->max_seeds()));
+  return out;
+}
+
+const Database* Analyst::database(const Rules& rules) const {
+  for (const auto& db : databases_)
+    if (db->rules() == rules) return db.get();
+  return nullptr;
+}
+
+std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
+  for (const auto& [name, value] : params)
+    if (name != "position" && name != "pits" && name != "capture" && name != "end" &&
+        name != "remainder" && name != "budget_ms")
+      throw std::invalid_argument("unknown parameter '" + printable_input(name, 40) + "'");
+  const auto get = [&](const char* name, const char* fallback) {
+    const auto it = params.find(name);
+    return it == params.end() ? std::string(fallback) : it->second;
+  };
+  if (!params.count("position")) throw std::invalid_argument("the position parameter is missing");
+  const int pits =
+      params.count("pits") ? static_cast<int>(number("pits", get("pits", ""), 1, kMaxPits)) : 0;
+  const ParsedPosition parsed = parse_position(get("position", ""), pits);
+  Rules rules;
+  rules.pits = parsed.pits;
+  rules.capture = parse_capture(get("capture", "standard"));
+  rules.end = parse_end(get("end", "immediate"));
+  rules.remainder = parse_remainder(get("remainder", "owner"));
+  validate(rules);
+  const std::chrono::milliseconds budget =
+      params.count("budget_ms") ? std::chrono::milliseconds(number(
+                                      "budget_ms", get("budget_ms", ""), 1,
+                                      options_.max_budget.count()))
+                                : options_.budget;
+
+  const std::string key = describe(rules) + "|" + format_relative(parsed.position, rules.pits);
+  {
+    std::lock_guard lock(cache_mutex_);
+    const auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      lru_.splice(lru_.end(), lru_, it->second);  // most recently used
+      std::string json = it->second->second;
+      return json.insert(json.size() - 1, ", \"cached\": true");
+    }
+  }
+  bool exact = false;
+  std::string json = compute(rules, parsed.position, budget, exact);
+  if (exact) {
+    std::lock_guard lock(cache_mutex_);
+    if (!cache_.count(key)) {
+      lru_.emplace_back(key, json);
+      cache_[key] = std::prev(lru_.end());
+      if (lru_.size() > options_.cache_entries) {
+        cache_.erase(lru_.front().first);
+        lru_.pop_front();
+      }
+    }
+  }
+  return json;
+}
+
+std::string Analyst::compute(const Rules& rules, const Position& p,
+                             std::chrono::milliseconds budget, bool& exact) {
+  const auto t0 = Clock::now();
+  const Database* db = database(rules);
+  Report report;
+  report.rules = rules;
+  report.position = p;
+  if (db && seeds(p.board) <= db->max_seeds()) {
+    uint64_t probes = 0;
+    report.analysis = kalah::analyse(rules, p, [&](const Board& b) {
+      ++probes;
+      return *db->probe(b);
+    });
+    report.source = "database";
+    report.nodes = report.probes = probes;
+    report.seconds = since(t0);
+    exact = true;
+    return analysis_json("serve", report).str();
+  }
+
+  // A search: one of max_searches at once, all within the budget (waiting included).
+  const auto deadline = t0 + budget;
+  const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
+  if (!searches_.try_acquire_until(deadline))
+    return bounds_json(rules, p, stores - s, stores + s, 0, since(t0));
+  struct Slot {
+    std::counting_semaphore<1024>& searches;
+    ~Slot() { searches.release(); }
+  } const slot{searches_};
+  std::atomic<bool> stop{false};
+  ParallelAnalysis pa;
+  {
+    const Watchdog watchdog(deadline, stop);
+    pa = analyse_parallel(rules, p, db, options_.table_bytes, &stop);
+  }
+  if (pa.interrupted) return bounds_json(rules, p, pa.lower, pa.upper, pa.nodes, since(t0));
+  report.analysis = pa.analysis;
+  report.source = "search";
+  report.nodes = pa.nodes;
+  report.probes = pa.probes;
+  report.seconds = since(t0);
+  exact = true;
+  return analysis_json("serve", report).str();
+}
+
+}  // namespace kalah

@@ -1,0 +1,60 @@
+// analyst.h: what `kalah serve` answers, apart from HTTP: a position's analysis from the
+// databases of a directory, or by a search with a time budget, with a cache of answers.
+//
+// Thread-safe: any number of requests at once. Database answers are immediate; at most
+// `max_searches` searches run at once (each on all cores, with its own tables), and a search
+// that waits or runs past its budget answers with the bounds proven so far.
+#pragma once
+
+#include <chrono>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <unordered_map>
+
+#include "db/database.h"
+
+namespace kalah {
+
+struct AnalystOptions {
+  std::string dir;                                    // databases of every variant found here
+  std::chrono::milliseconds budget{3000};             // the default per-request budget
+  std::chrono::milliseconds max_budget{60000};        // what a request may ask for at most
+  size_t table_bytes = size_t{8} << 20;               // per root move of a search
+  int max_searches = 2;                               // searches at once
+  size_t cache_entries = 4096;                        // exact answers kept
+};
+
+class Analyst {
+ public:
+  // Opens the databases of every variant in options.dir (none if it does not exist).
+  explicit Analyst(const AnalystOptions& options);
+
+  // The query parameters of /api/v1/analyse (position, pits, capture, end, remainder,
+  // budget_ms) to one line of JSON. Throws std::invalid_argument (with the command line's
+  // message) for bad input.
+  std::string analyse(const std::map<std::string, std::string>& params);
+
+  // "m=6 capture=empty ... layers 1..22", one per open database.
+  std::vector<std::string> databases() const;
+
+ private:
+  // The answer; `exact` tells whether it may be cached (not bounds).
+  std::string compute(const Rules& rules, const Position& p, std::chrono::milliseconds budget,
+                      bool& exact);
+  const Database* database(const Rules& rules) const;
+
+  AnalystOptions options_;
+  std::vector<std::unique_ptr<Database>> databases_;
+  std::counting_semaphore<1024> searches_;
+
+  // Exact answers by "rules|position", least recently used first.
+  std::mutex cache_mutex_;
+  std::list<std::pair<std::string, std::string>> lru_;
+  std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator> cache_;
+};
+
+}  // namespace kalah
