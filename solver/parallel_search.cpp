@@ -1,10 +1,14 @@
-// parallel_search.cpp: one Solver per root move.
+// parallel_search.cpp: the root moves in parallel: a full analysis with a Solver and a table per
+// move; the value with Solvers over one shared table (ABDADA).
 #include "solver/parallel_search.h"
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "solver/mtdf.h"
@@ -16,7 +20,8 @@ namespace {
 struct RootMove {
   int pit;
   MoveResult result;
-  std::unique_ptr<Solver> solver;
+  std::unique_ptr<Solver> solver;                // analyse_parallel: with a table of its own
+  std::vector<std::unique_ptr<Solver>> helpers;  // value_parallel: over the shared table
   Bounds bounds;  // on the move's value to the mover, stores left out
   bool done = false;
   MoveReport report;
@@ -32,8 +37,10 @@ std::vector<RootMove> root_moves(const Rules& rules, const Board& b, const LeafV
     mv.result = play(rules, b, pit);
     const int s = seeds(mv.result.board);
     mv.bounds = {mv.result.gain - s, mv.result.gain + s};
-    mv.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
-    mv.solver->set_stop_flag(stop);
+    if (table_bytes > 0) {
+      mv.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
+      mv.solver->set_stop_flag(stop);
+    }
     moves.push_back(std::move(mv));
   }
   return moves;
@@ -133,46 +140,54 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 
 namespace {
 
-// One MTD(f) test at the root, "is V at least beta?", split over the root moves: yes as soon as
-// one move reaches beta, and the other moves' tests are then cancelled. Moves known to reach it,
-// or known to fall short, need no search. Returns the bounds the moves prove, whatever the tests
-// found (an interrupted test proves nothing new).
-Bounds test_root(std::vector<RootMove>& moves, int beta) {
-  std::atomic<bool> reached{false};
+// One MTD(f) test at the root, "is V at least beta?", over the root moves not yet decided:
+// yes as soon as one reaches beta, which cancels the others. max(threads, moves) tasks, task k
+// on the (k mod moves)-th likeliest move to reach beta, so that threads beyond the moves help
+// with the likeliest ones (their solvers share one table; ABDADA spreads them). Returns the
+// bounds the moves prove (an interrupted test proves nothing new).
+Bounds test_root(std::vector<RootMove>& moves, int beta, int threads) {
   for (const RootMove& c : moves)
-    if (c.bounds.lower >= beta) reached = true;
-  if (!reached) {
-    // The likeliest to reach beta first: the highest proven value, then the highest bound,
-    // then extra turns, nearest the store first.
-    std::vector<RootMove*> order;
-    for (RootMove& c : moves) order.push_back(&c);
-    std::stable_sort(order.begin(), order.end(), [&](const RootMove* x, const RootMove* y) {
-      if (x->bounds.lower != y->bounds.lower) return x->bounds.lower > y->bounds.lower;
-      if (x->bounds.upper != y->bounds.upper) return x->bounds.upper > y->bounds.upper;
-      return x->result.extra_turn && (!y->result.extra_turn || x->pit > y->pit);
-    });
-    tbb::parallel_for(
-        size_t{0}, order.size(), size_t{1},
-        [&](size_t k) {
-          RootMove& c = *order[k];
-          if (reached || c.bounds.upper < beta) return;
-          const MoveResult& r = c.result;
-          const Window w = child_window(r, beta - 1, beta);
-          c.solver->set_cancel_flag(&reached);
-          try {
-            const int v = move_value(r, c.solver->search(r.board, w.alpha, w.beta));
+    if (c.bounds.lower >= beta) return root_bounds(moves);
+  std::vector<RootMove*> order;
+  for (RootMove& c : moves)
+    if (c.bounds.upper >= beta) order.push_back(&c);
+  std::stable_sort(order.begin(), order.end(), [&](const RootMove* x, const RootMove* y) {
+    if (x->bounds.lower != y->bounds.lower) return x->bounds.lower > y->bounds.lower;
+    if (x->bounds.upper != y->bounds.upper) return x->bounds.upper > y->bounds.upper;
+    return x->result.extra_turn && (!y->result.extra_turn || x->pit > y->pit);
+  });
+  if (order.empty()) return root_bounds(moves);
+  const int n = static_cast<int>(order.size());
+  // done[i]: move i's test is answered, or some move reached beta: its tasks stop.
+  std::vector<std::atomic<bool>> done(n);
+  std::mutex mutex;
+  tbb::parallel_for(
+      0, std::max(threads, n), 1,
+      [&](int k) {
+        const int i = k % n;
+        RootMove& c = *order[i];
+        if (done[i]) return;
+        Solver& solver = *c.helpers[k / n];
+        const MoveResult& r = c.result;
+        const Window w = child_window(r, beta - 1, beta);
+        solver.set_cancel_flag(&done[i]);
+        try {
+          const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
+          std::lock_guard lock(mutex);
+          if (!done[i]) {
             if (v >= beta) {
               c.bounds.lower = std::max(c.bounds.lower, v);
-              reached = true;
+              for (auto& d : done) d = true;
             } else {
               c.bounds.upper = std::min(c.bounds.upper, v);
+              done[i] = true;
             }
-          } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
           }
-          c.solver->set_cancel_flag(nullptr);  // the flag lives for this test only
-        },
-        tbb::simple_partitioner());
-  }
+        } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
+        }
+        solver.set_cancel_flag(nullptr);  // the flag lives for this test only
+      },
+      tbb::simple_partitioner());
   return root_bounds(moves);
 }
 
@@ -187,26 +202,43 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     out.lower = out.upper = stores + terminal_value(rules, p.board);
     return out;
   }
-  std::vector<RootMove> moves = root_moves(rules, p.board, leaves, table_bytes, stop);
+  std::vector<RootMove> moves = root_moves(rules, p.board, leaves, 0, stop);
+  // One table, as much memory as a table per move would have.
+  TranspositionTable table(table_bytes * moves.size(), true);
+  const int threads = tbb::this_task_arena::max_concurrency();
+  // As many solvers per move as threads: a test may put every thread on one move.
+  for (RootMove& c : moves)
+    for (int h = 0; h < threads; ++h) {
+      c.helpers.push_back(std::make_unique<Solver>(rules, table, leaves));
+      c.helpers.back()->set_stop_flag(stop);
+    }
+  const auto count = [&] {
+    out.nodes = out.probes = 0;
+    for (const RootMove& c : moves)
+      for (const auto& h : c.helpers) {
+        out.nodes += h->nodes();
+        out.probes += h->probes();
+      }
+  };
   const int s = seeds(p.board);
   Bounds bounds{-s, s};
   mtdf(
-      bounds, 0, [&](int beta) { return test_root(moves, beta); },
-      [&](const Bounds& b) {
+      bounds, 0, [&](int beta) { return test_root(moves, beta, threads); },
+      [&](const Bounds& so_far) {
         if (stop && stop->load()) {
           out.interrupted = true;
           return false;
         }
         if (progress) {
-          ParallelValue so_far;
-          so_far.lower = stores + b.lower;
-          so_far.upper = stores + b.upper;
-          for (const RootMove& c : moves) so_far.nodes += c.solver->nodes();
-          progress(so_far);
+          count();
+          ParallelValue v = out;
+          v.lower = stores + so_far.lower;
+          v.upper = stores + so_far.upper;
+          progress(v);
         }
         return true;
       });
-  add_counts(moves, out.nodes, out.probes);
+  count();
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
   return out;

@@ -1,11 +1,13 @@
 // parallel_search.h: solving a position on all cores (docs/design.md §7).
 //
-// The root moves are searched in parallel (oneTBB), each by a Solver of its own with its own
-// table. analyse_parallel values every move: values, lines and node counts do not depend on the
-// thread count or on scheduling; the best move's solver then follows the best line, its table
-// holding that subtree already. value_parallel finds the position's value alone, much less work
-// in big games: MTD(f) at the root (solver/mtdf.h), whose tests "is V at least beta?" stop as
-// soon as one move reaches beta, so its node count varies from run to run (its value never does).
+// The root moves are searched in parallel (oneTBB). analyse_parallel values every move, each by
+// a Solver with a table of its own: values, lines and node counts do not depend on the thread
+// count or on scheduling; the best move's solver then follows the best line, its table holding
+// that subtree already. value_parallel finds the position's value alone, much less work in big
+// games: MTD(f) at the root (solver/mtdf.h), each test "is V at least beta?" run over the root
+// moves by all threads with one shared table, threads beyond the root moves helping with the
+// likeliest (ABDADA), stopped as soon as one move reaches beta. Its node count varies from run
+// to run; its value never does.
 //
 // This is the only part of solver/ that uses threads; it is a library of its own
 // (kalah_parallel), so the rest of the core stays single-threaded.
@@ -41,7 +43,8 @@ struct ParallelValue {
   bool interrupted = false;
 };
 
-// `progress`, if given, is called after each null-window test with the bounds proven so far.
+// `table_bytes` times the number of root moves is the shared table. `progress`, if given, is
+// called after each null-window test with the bounds proven so far.
 using ValueProgress = std::function<void(const ParallelValue& so_far)>;
 ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                              size_t table_bytes, const std::atomic<bool>* stop = nullptr,

@@ -32,9 +32,15 @@ struct Solver::Children {
 
 Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
     : rules_(rules),
-      table_(table_bytes),
+      own_table_(std::make_unique<TranspositionTable>(table_bytes)),
+      table_(*own_table_),
       leaves_(leaves),
       leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
+  validate(rules);
+}
+
+Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* leaves)
+    : rules_(rules), table_(table), leaves_(leaves), leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
   validate(rules);
 }
 
@@ -94,8 +100,8 @@ int Solver::order(Children& children, int table_move, Node& node) {
     if (!open[i]) continue;
     const MoveResult& r = children.result[i];
     const int pit = children.pit[i];
-    if (const auto* e = table_.find(r.board)) {
-      const Bounds known = move_bounds(r, {e->lo, e->hi});
+    if (TranspositionTable::Entry e; table_.find(r.board, e)) {
+      const Bounds known = move_bounds(r, {e.lo, e.hi});
       if (known.lower >= node.beta) {
         node.record(known.lower, pit);
         break;
@@ -132,22 +138,42 @@ int Solver::search(const Board& b, int alpha, int beta) {
   // but inside the caller's is still exact, since the narrowing bounds were true bounds.
   const int alpha0 = alpha, beta0 = beta;
   int table_move = -1;
-  if (const auto* e = table_.find(b)) {
-    if (e->lo >= beta || e->lo == e->hi) return e->lo;
-    if (e->hi <= alpha) return e->hi;
-    alpha = std::max<int>(alpha, e->lo);
-    beta = std::min<int>(beta, e->hi);
-    table_move = e->move;
+  if (TranspositionTable::Entry e; table_.find(b, e)) {
+    if (e.lo >= beta || e.lo == e.hi) return e.lo;
+    if (e.hi <= alpha) return e.hi;
+    alpha = std::max<int>(alpha, e.lo);
+    beta = std::min<int>(beta, e.hi);
+    table_move = e.move;
   }
   const uint64_t nodes_before = nodes_;
   Node node{alpha, beta, -s - 1};
   Children children;
   generate(b, children);
   const int count = order(children, table_move, node);
-  for (int i = 0; i < count && !node.cut(); ++i) {
+  const auto search_child = [&](int i) {
     const MoveResult& r = children.result[children.order[i]];
     const Window w = child_window(r, node.alpha, node.beta);
     node.record(move_value(r, search(r.board, w.alpha, w.beta)), children.pit[children.order[i]]);
+  };
+  if (!table_.shared()) {
+    for (int i = 0; i < count && !node.cut(); ++i) search_child(i);
+  } else {
+    // ABDADA: the first child at once; the others unless another thread is searching them,
+    // those last.
+    table_.enter(b);
+    const struct Leave {  // also when a search is interrupted
+      TranspositionTable& table;
+      const Board& b;
+      ~Leave() { table.leave(b); }
+    } leave{table_, b};
+    int deferred[kMaxPits], later = 0;
+    for (int i = 0; i < count && !node.cut(); ++i) {
+      if (i > 0 && table_.busy(children.result[children.order[i]].board))
+        deferred[later++] = i;
+      else
+        search_child(i);
+    }
+    for (int k = 0; k < later && !node.cut(); ++k) search_child(deferred[k]);
   }
 
   const int best = node.best;
@@ -170,9 +196,9 @@ int Solver::value(const Board& b) {
   }
   bounds_ = {-s, s};
   int guess = 0;
-  if (const auto* e = table_.find(b)) {
-    bounds_.lower = std::max<int>(bounds_.lower, e->lo);
-    bounds_.upper = std::min<int>(bounds_.upper, e->hi);
+  if (TranspositionTable::Entry e; table_.find(b, e)) {
+    bounds_.lower = std::max<int>(bounds_.lower, e.lo);
+    bounds_.upper = std::min<int>(bounds_.upper, e.hi);
     guess = std::clamp(guess, bounds_.lower, bounds_.upper);
   }
   mtdf(

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include "solver/leaf_values.h"
@@ -30,6 +31,9 @@ class Solver {
   // Throws std::invalid_argument for rules out of range. `leaves` may be null (search alone).
   explicit Solver(const Rules& rules, size_t table_bytes = kDefaultTableBytes,
                   const LeafValues* leaves = nullptr);
+  // A solver of a parallel search: `table` is shared by all its threads (ABDADA: a node's
+  // children that other threads are searching are taken last).
+  Solver(const Rules& rules, TranspositionTable& table, const LeafValues* leaves);
 
   const Rules& rules() const { return rules_; }
 
@@ -65,7 +69,8 @@ class Solver {
   int order(Children& children, int table_move, Node& node);
 
   Rules rules_;
-  TranspositionTable table_;
+  std::unique_ptr<TranspositionTable> own_table_;  // unless shared
+  TranspositionTable& table_;
   const LeafValues* leaves_;
   int leaf_seeds_;  // boards with at most this many seeds are looked up; -1 without leaves
   const std::atomic<bool>* stop_ = nullptr;

@@ -17,20 +17,71 @@ uint64_t TranspositionTable::hash(const Board& b) {
   return h ^ (h >> 32);
 }
 
-TranspositionTable::TranspositionTable(size_t max_bytes)
-    : max_buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))) {
-  const size_t initial = std::min<size_t>(max_buckets_, (size_t{1} << 20) / sizeof(Bucket));
+static_assert(sizeof(TranspositionTable::Entry) * 2 < 64, "two entries and a lock a line");
+
+TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
+    : max_buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))),
+      shared_(shared) {
+  const size_t initial =
+      shared ? max_buckets_ : std::min<size_t>(max_buckets_, (size_t{1} << 20) / sizeof(Bucket));
   buckets_ = HugeArray<Bucket>(std::bit_floor(initial));
 }
 
-const TranspositionTable::Entry* TranspositionTable::find(const Board& b) const {
-  for (const Entry& e : bucket(b).e)
-    if (e.key == b) return &e;
-  return nullptr;
+TranspositionTable::Lock::Lock(const TranspositionTable& t, const Bucket& k)
+    : lock_(t.shared_ ? const_cast<std::atomic<uint8_t>*>(&k.lock) : nullptr) {
+  if (!lock_) return;
+  while (lock_->exchange(1, std::memory_order_acquire))
+    while (lock_->load(std::memory_order_relaxed)) __builtin_ia32_pause();
+}
+
+TranspositionTable::Lock::~Lock() {
+  if (lock_) lock_->store(0, std::memory_order_release);
+}
+
+bool TranspositionTable::find(const Board& b, Entry& out) const {
+  const Bucket& k = bucket(b);
+  const Lock lock(*this, k);
+  for (const Entry& e : k.e)
+    if (e.key == b) {
+      out = e;
+      return true;
+    }
+  return false;
+}
+
+void TranspositionTable::enter(const Board& b) {
+  Bucket& k = bucket(b);
+  const Lock lock(*this, k);
+  for (Entry& e : k.e)
+    if (e.key == b) {
+      ++e.busy;
+      return;
+    }
+  // Not in the table yet: an entry with no bounds, only the mark, in place of a cheap entry
+  // that no thread is searching (none: go unmarked).
+  Entry* e = victim(k);
+  if (!e) return;
+  *e = Entry{b, INT16_MIN, INT16_MAX, -1, 0, 1};
+}
+
+void TranspositionTable::leave(const Board& b) {
+  Bucket& k = bucket(b);
+  const Lock lock(*this, k);
+  for (Entry& e : k.e)
+    if (e.key == b && e.busy) --e.busy;
+}
+
+bool TranspositionTable::busy(const Board& b) const {
+  const Bucket& k = bucket(b);
+  const Lock lock(*this, k);
+  for (const Entry& e : k.e)
+    if (e.key == b) return e.busy > 0;
+  return false;
 }
 
 void TranspositionTable::insert(const Entry& entry) {
   Bucket& k = bucket(entry.key);
+  const Lock lock(*this, k);
   Entry* e = k.e[0].key == entry.key ? &k.e[0] : k.e[1].key == entry.key ? &k.e[1] : nullptr;
   if (e) {
     e->lo = std::max(e->lo, entry.lo);
@@ -39,15 +90,22 @@ void TranspositionTable::insert(const Entry& entry) {
     e->work = std::max(e->work, entry.work);
     return;
   }
-  e = k.e[0].work <= k.e[1].work ? &k.e[0] : &k.e[1];
+  e = victim(k);
+  if (!e) return;  // both boards are being searched: their marks matter more
   *e = entry;
-  ++inserted_;
+  if (!shared_) ++inserted_;  // only private tables grow
+}
+
+TranspositionTable::Entry* TranspositionTable::victim(Bucket& k) {
+  Entry* cheap = k.e[0].work <= k.e[1].work ? &k.e[0] : &k.e[1];
+  Entry* other = cheap == &k.e[0] ? &k.e[1] : &k.e[0];
+  return !cheap->busy ? cheap : !other->busy ? other : nullptr;
 }
 
 void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_t nodes) {
   insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
-               static_cast<uint8_t>(std::bit_width(nodes))});
-  if (inserted_ > capacity() && buckets_.size() < max_buckets_) grow();
+               static_cast<uint8_t>(std::bit_width(nodes)), 0});
+  if (!shared_ && inserted_ > capacity() && buckets_.size() < max_buckets_) grow();
 }
 
 void TranspositionTable::grow() {

@@ -2,6 +2,7 @@
 #include "db/database.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
@@ -38,12 +39,16 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         ASSERT_EQ(leaves.value(b), expected) << where;
         ASSERT_EQ(small_cache.value(b), expected) << where << " (evicting cache)";
         ASSERT_EQ(tiny.value(b), expected) << where << " (tiny table)";
+        // The parallel search with and without the database, on 1, 2 and 8 threads (more
+        // threads than cores, and than root moves: helpers share moves and the table).
         const LeafValues* const sources[] = {&db, nullptr};
-        for (const LeafValues* leaf_values : sources) {
-          const ParallelValue pv = value_parallel(rules, Position{b}, leaf_values, 1 << 20);
-          ASSERT_EQ(pv.lower, expected) << where << " (value_parallel)";
-          ASSERT_EQ(pv.upper, expected) << where << " (value_parallel)";
-        }
+        for (const LeafValues* leaf_values : sources)
+          for (int threads : {1, 2, 8}) {
+            const ParallelValue pv = tbb::task_arena(threads).execute(
+                [&] { return value_parallel(rules, Position{b}, leaf_values, 1 << 16); });
+            ASSERT_EQ(pv.lower, expected) << where << " (value_parallel, " << threads << " threads)";
+            ASSERT_EQ(pv.upper, expected) << where << " (value_parallel, " << threads << " threads)";
+          }
         if (s <= top) {
           ASSERT_EQ(db.probe(b), expected) << where;
         }
