@@ -6,7 +6,6 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -141,9 +140,9 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 namespace {
 
 // One MTD(f) test at the root, "is V at least beta?", over the root moves not yet decided:
-// yes as soon as one reaches beta, which cancels the others. max(threads, moves) tasks, task k
-// on the (k mod moves)-th likeliest move to reach beta, so that threads beyond the moves help
-// with the likeliest ones (their solvers share one table; ABDADA spreads them). Returns the
+// yes as soon as one reaches beta, which cancels the others. Moves are searched with
+// max(threads, moves) tasks, task k on the (k mod moves)-th, so that threads beyond the moves
+// help with the likeliest ones (their solvers share one table; ABDADA spreads them). Returns the
 // bounds the moves prove (an interrupted test proves nothing new).
 Bounds test_root(std::vector<RootMove>& moves, int beta, int threads) {
   for (const RootMove& c : moves)
@@ -157,37 +156,47 @@ Bounds test_root(std::vector<RootMove>& moves, int beta, int threads) {
     return x->result.extra_turn && (!y->result.extra_turn || x->pit > y->pit);
   });
   if (order.empty()) return root_bounds(moves);
-  const int n = static_cast<int>(order.size());
-  // done[i]: move i's test is answered, or some move reached beta: its tasks stop.
-  std::vector<std::atomic<bool>> done(n);
-  std::mutex mutex;
-  tbb::parallel_for(
-      0, std::max(threads, n), 1,
-      [&](int k) {
-        const int i = k % n;
-        RootMove& c = *order[i];
-        if (done[i]) return;
-        Solver& solver = *c.helpers[k / n];
-        const MoveResult& r = c.result;
-        const Window w = child_window(r, beta - 1, beta);
-        solver.set_cancel_flag(&done[i]);
-        try {
-          const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
-          std::lock_guard lock(mutex);
-          if (!done[i]) {
-            if (v >= beta) {
-              c.bounds.lower = std::max(c.bounds.lower, v);
-              for (auto& d : done) d = true;
-            } else {
-              c.bounds.upper = std::min(c.bounds.upper, v);
-              done[i] = true;
+  // Searches `count` moves from order[first] with max(threads, count) tasks; true when one
+  // reaches beta.
+  const auto search_moves = [&](int first, int count) {
+    std::vector<std::atomic<bool>> done(count);  // answered, or some move reached beta
+    std::atomic<bool> reached{false};
+    std::mutex mutex;
+    tbb::parallel_for(
+        0, std::max(threads, count), 1,
+        [&](int k) {
+          const int i = k % count;
+          RootMove& c = *order[first + i];
+          if (done[i]) return;
+          Solver& solver = *c.helpers[k / count];
+          const MoveResult& r = c.result;
+          const Window w = child_window(r, beta - 1, beta);
+          solver.set_cancel_flag(&done[i]);
+          try {
+            const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
+            std::lock_guard lock(mutex);
+            if (!done[i]) {
+              if (v >= beta) {
+                c.bounds.lower = std::max(c.bounds.lower, v);
+                reached = true;
+                for (auto& d : done) d = true;
+              } else {
+                c.bounds.upper = std::min(c.bounds.upper, v);
+                done[i] = true;
+              }
             }
+          } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
           }
-        } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
-        }
-        solver.set_cancel_flag(nullptr);  // the flag lives for this test only
-      },
-      tbb::simple_partitioner());
+          solver.set_cancel_flag(nullptr);  // the flag lives for this test only
+        },
+        tbb::simple_partitioner());
+    return reached.load();
+  };
+  // The likeliest move first, by every thread, then the others: a test that the first move
+  // decides (most of those that reach beta) wastes no work on the others. Kalah(6,5) with the
+  // 28-seed database on 2 threads: 2.7·10⁸ nodes in 83 s, against 3.8·10⁸ in 122 s with all
+  // moves at once.
+  if (!search_moves(0, 1) && order.size() > 1) search_moves(1, static_cast<int>(order.size()) - 1);
   return root_bounds(moves);
 }
 
@@ -203,9 +212,10 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     return out;
   }
   std::vector<RootMove> moves = root_moves(rules, p.board, leaves, 0, stop);
-  // One table, as much memory as a table per move would have.
-  TranspositionTable table(table_bytes * moves.size(), true);
+  // One table, as much memory as a table per move would have; on one thread a private one (no
+  // locks, no ABDADA marks, and it grows as it fills).
   const int threads = tbb::this_task_arena::max_concurrency();
+  TranspositionTable table(table_bytes * moves.size(), threads > 1);
   // As many solvers per move as threads: a test may put every thread on one move.
   for (RootMove& c : moves)
     for (int h = 0; h < threads; ++h) {
