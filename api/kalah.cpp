@@ -88,13 +88,9 @@ struct Database::Impl {
     report.rules = rules;
     report.position = p;
     if (seeds(p.board) <= db->max_seeds()) {
-      uint64_t probes = 0;
-      report.analysis = kalah::analyse(rules, p, [&](const Board& b) {
-        ++probes;
-        return *db->probe(b);
-      });
+      report.analysis = db->analyse(p, report.probes);
       report.source = "database";
-      report.nodes = report.probes = probes;
+      report.nodes = report.probes;
     } else {
       const ParallelAnalysis pa = analyse_parallel(rules, p, db.get(), kTableBytes);
       report.analysis = pa.analysis;

@@ -51,4 +51,11 @@ std::optional<int> Database::probe(const Board& b) const {
   return decode_value(rules_, s, encoded(s, ranker_.rank(b)));
 }
 
+Analysis Database::analyse(const Position& p, uint64_t& lookups) const {
+  return kalah::analyse(rules_, p, [&](const Board& b) {
+    ++lookups;
+    return *probe(b);  // every board reached has at most p's seeds
+  });
+}
+
 }  // namespace kalah

@@ -14,6 +14,7 @@
 #include "db/block_cache.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
+#include "solver/analysis.h"
 #include "solver/leaf_values.h"
 #include "solver/rank.h"
 
@@ -43,6 +44,9 @@ class Database : public LeafValues {
   int value(const Board& b) const override { return *probe(b); }
   // Prefetches b's value when its block is decoded already (b has at most max_seeds() seeds).
   void prefetch(const Board& b) const override { cache_->prefetch(seeds(b), ranker_.rank(b)); }
+  // Every move's value and a best line from the database alone (p has at most max_seeds()
+  // seeds on its pits); `lookups` counts the probes.
+  Analysis analyse(const Position& p, uint64_t& lookups) const;
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const { return cache_->value(s, r); }
 

@@ -164,13 +164,9 @@ std::string Analyst::compute(const Rules& rules, const Position& p,
   report.rules = rules;
   report.position = p;
   if (db && seeds(p.board) <= db->max_seeds()) {
-    uint64_t probes = 0;
-    report.analysis = kalah::analyse(rules, p, [&](const Board& b) {
-      ++probes;
-      return *db->probe(b);
-    });
+    report.analysis = db->analyse(p, report.probes);
     report.source = "database";
-    report.nodes = report.probes = probes;
+    report.nodes = report.probes;
     report.seconds = since(t0);
     exact = true;
     return analysis_json("serve", report).str();

@@ -56,14 +56,9 @@ class Querier {
     report.position = p;
     const auto t0 = std::chrono::steady_clock::now();
     if (s <= db.max_seeds()) {
-      uint64_t probes = 0;
-      report.analysis = analyse(rules, p, [&](const Board& b) {
-        ++probes;
-        return *db.probe(b);  // every board reached has at most s seeds
-      });
+      report.analysis = db.analyse(p, report.probes);
       report.source = "database";
-      report.nodes = probes;
-      report.probes = probes;
+      report.nodes = report.probes;
     } else if (o_.search) {
       // On all cores, as `solve` does; the database ends the search.
       const ParallelAnalysis pa = analyse_parallel(rules, p, &db, size_t{32} << 20);
