@@ -70,6 +70,23 @@ echo "threads: 1 thread $t1 s, $(field "$bench" 'o["threads"]') threads $tn s:" 
      "$(field "$one.json" "'%.0f MiB' % (o['peak_memory_bytes'] / 2**20)")"
 rm -f "$one.json" "$bench"
 
+# The parallel search (value only, no database): node rate and 1 -> all threads, best of 3
+# each (this machine's times vary by a third from run to run).
+python3 - "$kalah" "$(nproc)" <<'PY'
+import json, subprocess, sys
+kalah, cores = sys.argv[1], sys.argv[2]
+def best(threads):
+    runs = [json.loads(subprocess.run([kalah, "solve", "--pits", "5", "--seeds", "4", "--value-only",
+                                       "--no-db", "--threads", threads, "--json"],
+                                      check=True, capture_output=True, text=True).stdout)
+            for _ in range(3)]
+    return min(runs, key=lambda o: o["seconds"])
+one, all_ = best("1"), best("0")
+print(f'search threads: Kalah(5,4) value by search alone, best of 3: 1 thread {one["seconds"]:.2f} s '
+      f'({one["nodes"] / one["seconds"] / 1e6:.2f} M nodes/s), {cores} threads {all_["seconds"]:.2f} s: '
+      f'{one["seconds"] / all_["seconds"]:.2f}x')
+PY
+
 start=$(date +%s%N)
 "$kalah" query --db "$dir" --capture "$capture" --json 2,1,0,0,1,0/1,0,1,2,1,1/10,12 >/dev/null
 end=$(date +%s%N)
