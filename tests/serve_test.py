@@ -97,6 +97,15 @@ class Serve(unittest.TestCase):
         self.assertEqual(status, 404)
         self.assertIn("no such path", answer["error"])
 
+    def test_cached_answers_keep_the_side_to_move(self):
+        # The same board for the mover with South and with North to move: the answers differ in
+        # the side and the absolute forms, and the cache must not hand one out for the other.
+        for pos, side in (("1,0,2,1,6,0,3,1,0,2,S", "South"), ("0,3,1,0,2,1,0,2,1,6,N", "North")):
+            for _ in range(2):  # the second answer comes from the cache
+                status, answer = self.get("api/v1/analyse", position=pos)
+                self.assertEqual(status, 200, answer)
+                self.assertEqual((answer["to_move"], answer["absolute"]), (side, pos))
+
     def test_a_search_past_its_budget_returns_bounds(self):
         status, answer = self.get("api/v1/analyse", position="6,6,6,6,6,6/6,6,6,6,6,6",
                                   budget_ms=300)

@@ -130,7 +130,8 @@ std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
                                       options_.max_budget.count()))
                                 : options_.budget;
 
-  const std::string key = describe(rules) + "|" + format_relative(parsed.position, rules.pits);
+  // The absolute form: the answer names the side to move, which the relative form leaves out.
+  const std::string key = describe(rules) + "|" + format_absolute(parsed.position, rules.pits);
   {
     std::lock_guard lock(cache_mutex_);
     const auto it = cache_.find(key);

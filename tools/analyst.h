@@ -51,7 +51,7 @@ class Analyst {
   std::vector<std::unique_ptr<Database>> databases_;
   std::counting_semaphore<1024> searches_;
 
-  // Exact answers by "rules|position", least recently used first.
+  // Exact answers by "rules|absolute position", least recently used first.
   std::mutex cache_mutex_;
   std::list<std::pair<std::string, std::string>> lru_;
   std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator> cache_;
