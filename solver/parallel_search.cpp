@@ -78,10 +78,15 @@ Bounds root_bounds(const std::vector<RootMove>& moves) {
   return b;
 }
 
+// Adds up the nodes and probes of every solver of the moves (their own, and the helpers).
 void add_counts(const std::vector<RootMove>& moves, uint64_t& nodes, uint64_t& probes) {
+  const auto add = [&](const Solver& solver) {
+    nodes += solver.nodes();
+    probes += solver.probes();
+  };
   for (const RootMove& t : moves) {
-    nodes += t.solver->nodes();
-    probes += t.solver->probes();
+    if (t.solver) add(*t.solver);
+    for (const auto& helper : t.helpers) add(*helper);
   }
 }
 
@@ -222,14 +227,6 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
       c.helpers.push_back(std::make_unique<Solver>(rules, table, leaves));
       c.helpers.back()->set_stop_flag(stop);
     }
-  const auto count = [&] {
-    out.nodes = out.probes = 0;
-    for (const RootMove& c : moves)
-      for (const auto& h : c.helpers) {
-        out.nodes += h->nodes();
-        out.probes += h->probes();
-      }
-  };
   const int s = seeds(p.board);
   Bounds bounds{-s, s};
   mtdf(
@@ -240,15 +237,15 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
           return false;
         }
         if (progress) {
-          count();
-          ParallelValue v = out;
+          ParallelValue v;
+          add_counts(moves, v.nodes, v.probes);
           v.lower = stores + so_far.lower;
           v.upper = stores + so_far.upper;
           progress(v);
         }
         return true;
       });
-  count();
+  add_counts(moves, out.nodes, out.probes);
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
   return out;

@@ -28,7 +28,7 @@ TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
 }
 
 TranspositionTable::Lock::Lock(const TranspositionTable& t, const Bucket& k)
-    : lock_(t.shared_ ? const_cast<std::atomic<uint8_t>*>(&k.lock) : nullptr) {
+    : lock_(t.shared_ ? &k.lock : nullptr) {
   if (!lock_) return;
   while (lock_->exchange(1, std::memory_order_acquire))
     while (lock_->load(std::memory_order_relaxed)) __builtin_ia32_pause();
@@ -41,22 +41,18 @@ TranspositionTable::Lock::~Lock() {
 bool TranspositionTable::find(const Board& b, Entry& out) const {
   const Bucket& k = bucket(b);
   const Lock lock(*this, k);
-  for (const Entry& e : k.e)
-    if (e.key == b) {
-      out = e;
-      return true;
-    }
-  return false;
+  const Entry* e = entry_of(k, b);
+  if (e) out = *e;
+  return e;
 }
 
 void TranspositionTable::enter(const Board& b) {
   Bucket& k = bucket(b);
   const Lock lock(*this, k);
-  for (Entry& e : k.e)
-    if (e.key == b) {
-      ++e.busy;
-      return;
-    }
+  if (Entry* e = entry_of(k, b)) {
+    ++e->busy;
+    return;
+  }
   // Not in the table yet: an entry with no bounds, only the mark, in place of a cheap entry
   // that no thread is searching (none: go unmarked).
   Entry* e = victim(k);
@@ -67,22 +63,20 @@ void TranspositionTable::enter(const Board& b) {
 void TranspositionTable::leave(const Board& b) {
   Bucket& k = bucket(b);
   const Lock lock(*this, k);
-  for (Entry& e : k.e)
-    if (e.key == b && e.busy) --e.busy;
+  if (Entry* e = entry_of(k, b); e && e->busy) --e->busy;
 }
 
 bool TranspositionTable::busy(const Board& b) const {
   const Bucket& k = bucket(b);
   const Lock lock(*this, k);
-  for (const Entry& e : k.e)
-    if (e.key == b) return e.busy > 0;
-  return false;
+  const Entry* e = entry_of(k, b);
+  return e && e->busy > 0;
 }
 
 void TranspositionTable::insert(const Entry& entry) {
   Bucket& k = bucket(entry.key);
   const Lock lock(*this, k);
-  Entry* e = k.e[0].key == entry.key ? &k.e[0] : k.e[1].key == entry.key ? &k.e[1] : nullptr;
+  Entry* e = entry_of(k, entry.key);
   if (e) {
     e->lo = std::max(e->lo, entry.lo);
     e->hi = std::min(e->hi, entry.hi);

@@ -55,7 +55,7 @@ class TranspositionTable {
  private:
   struct alignas(64) Bucket {  // one cache line: a probe costs at most one miss
     Entry e[2];                // a zero key is an empty entry: fresh pages are an empty table
-    std::atomic<uint8_t> lock;  // shared tables only
+    mutable std::atomic<uint8_t> lock;  // shared tables only
   };
   // Holds a bucket's lock while it lives, when the table is shared.
   class Lock {
@@ -72,6 +72,13 @@ class TranspositionTable {
   void insert(const Entry& entry);
   // The entry of k to replace: the cheaper one that no thread is searching, if any.
   static Entry* victim(Bucket& k);
+  // b's entry in its bucket k, or nullptr.
+  static Entry* entry_of(Bucket& k, const Board& b) {
+    return k.e[0].key == b ? &k.e[0] : k.e[1].key == b ? &k.e[1] : nullptr;
+  }
+  static const Entry* entry_of(const Bucket& k, const Board& b) {
+    return entry_of(const_cast<Bucket&>(k), b);
+  }
   void grow();
 
   HugeArray<Bucket> buckets_;  // a power of two of them
