@@ -5,7 +5,8 @@
 
 namespace kalah {
 
-BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes)
+BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes,
+                       const std::string& decoded_dir)
     : layers_(layers),
       // At least a MiB (16 blocks) per shard: a shard that holds a block or two thrashes as soon
       // as two threads share it.
@@ -13,15 +14,22 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
       shard_limit_(std::max<size_t>(limit_bytes / shard_count_, 1)) {
   const int top = static_cast<int>(layers.size());
   slots_.resize(top + 1);
+  flat_.assign(top + 1, nullptr);
   uint64_t raw = 0;
   for (int s = 1; s <= top; ++s) {
     slots_[s] = std::vector<Slot>(layer(s).header().blocks);
     raw += layer(s).header().boards;
   }
   resident_ = limit_bytes >= raw;
-  if (resident_) {
-    arenas_.resize(top + 1);
-    for (int s = 1; s <= top; ++s) arenas_[s] = HugeArray<uint8_t>(layer(s).header().boards);
+  if (!resident_) return;
+  decoded_.resize(top + 1);
+  arenas_.resize(top + 1);
+  for (int s = 1; s <= top; ++s) {
+    if (!decoded_dir.empty()) decoded_[s] = DecodedLayer::open(layer(s), decoded_dir);
+    if (decoded_[s])
+      flat_[s] = decoded_[s]->values();
+    else
+      arenas_[s] = HugeArray<uint8_t>(layer(s).header().boards);
   }
 }
 
@@ -45,6 +53,7 @@ uint8_t BlockCache::resident_value(int s, uint64_t b, uint64_t offset) const {
 }
 
 uint8_t BlockCache::value(int s, uint64_t r) const {
+  if (const uint8_t* values = flat_[s]) return values[r];
   const uint32_t per_block = layer(s).header().boards_per_block;
   const uint64_t b = r / per_block;
   if (resident_) return resident_value(s, b, r % per_block);
@@ -90,6 +99,7 @@ void BlockCache::evict(Shard& shard, int s, uint64_t b) const {
 }
 
 void BlockCache::prefetch(int s, uint64_t r) const {
+  if (const uint8_t* values = flat_[s]) return __builtin_prefetch(values + r);
   const uint32_t per_block = layer(s).header().boards_per_block;
   if (const uint8_t* data = slots_[s][r / per_block].data.load(std::memory_order_acquire))
     __builtin_prefetch(data + r % per_block);

@@ -3,9 +3,10 @@
 // Decoded blocks live in slots[s][block], guarded by the mutex of shard block % shards, and are
 // read under that lock (a single byte), so eviction can never free a block being read. Eviction
 // is CLOCK per shard: a block read since the hand last passed gets another round. When the limit
-// can hold every block ("resident") nothing is ever evicted: each layer is decoded in place into
-// an arena of its own, and a block once published (release) is read without the lock, so the
-// search's probes cost one load.
+// can hold every block ("resident") nothing is ever evicted: each layer is mapped from its decoded
+// copy (db/decoded_layer.h) where one can be had, else decoded in place into an arena of its own,
+// where a block once published (release) is read without the lock; either way the search's probes
+// cost one load.
 #pragma once
 
 #include <atomic>
@@ -13,8 +14,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
+#include "db/decoded_layer.h"
 #include "db/layer_file.h"
 #include "solver/huge_array.h"
 
@@ -23,8 +26,10 @@ namespace kalah {
 class BlockCache {
  public:
   // layers[s - 1] is layer s; the files must outlive the cache. `limit_bytes` caps the decoded
-  // values held.
-  BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes);
+  // values held. A resident cache maps decoded copies in `decoded_dir`'s decoded/ (none if
+  // empty), writing those that are missing: a damaged block then throws here.
+  BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes,
+             const std::string& decoded_dir = {});
   ~BlockCache();
   BlockCache(const BlockCache&) = delete;
   BlockCache& operator=(const BlockCache&) = delete;
@@ -56,7 +61,9 @@ class BlockCache {
   size_t shard_count_;  // up to kShards, fewer for a small limit
   size_t shard_limit_;
   bool resident_ = false;
-  mutable std::vector<HugeArray<uint8_t>> arenas_;  // resident: [s] holds layer s
+  std::vector<const uint8_t*> flat_;                // [s]: every value of layer s, or null
+  std::vector<std::unique_ptr<DecodedLayer>> decoded_;  // resident: [s] maps layer s, or null
+  mutable std::vector<HugeArray<uint8_t>> arenas_;  // resident, no decoded copy: [s] holds layer s
   mutable std::vector<std::vector<Slot>> slots_;    // [s][block]; [0] unused
   mutable Shard shards_[kShards];
 };

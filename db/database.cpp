@@ -37,7 +37,7 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
     : rules_(rules), ranker_(rules.pits, top_layer(dir, rules)) {
   for (int s = 1; s <= ranker_.max_seeds(); ++s)
     layers_.push_back(std::make_unique<LayerFile>(layer_path(dir, rules, s), rules, s));
-  cache_ = std::make_unique<BlockCache>(layers_, cache_bytes);
+  cache_ = std::make_unique<BlockCache>(layers_, cache_bytes, dir);
 }
 
 size_t Database::search_cache_bytes() {

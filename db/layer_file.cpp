@@ -13,8 +13,10 @@
 #include <cstring>
 #include <type_traits>
 
+#include "db/atomic_file.h"
 #include "db/checksum.h"
 #include "db/file_names.h"
+#include "db/le_bytes.h"
 #include "kalah/version.h"
 #include "solver/rank.h"
 
@@ -22,15 +24,6 @@ namespace kalah {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
-
-void put(unsigned char* p, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
-}
-uint64_t get(const unsigned char* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
 
 // The header's fields at their offsets (layout in layer_file.h): the one table that both writing
 // and reading use. f(offset, bytes, field) is called for each; the magic and the header's own
@@ -61,16 +54,16 @@ void serialize(const LayerHeader& h, unsigned char* out) {
   std::memset(out, 0, kHeaderSize);
   std::memcpy(out, kMagic, 8);
   for_each_field(h, [&](size_t at, int bytes, const auto& field) {
-    put(out + at, static_cast<uint64_t>(field), bytes);
+    put_le(out + at, static_cast<uint64_t>(field), bytes);
   });
-  put(out + kHeaderChecksumAt, Checksum::of(out, kHeaderSize), 8);  // still 0 while hashed
+  put_le(out + kHeaderChecksumAt, Checksum::of(out, kHeaderSize), 8);  // still 0 while hashed
 }
 
 // The fields of a raw header; the magic and the header checksum are the caller's to check.
 LayerHeader parse(const unsigned char* raw) {
   LayerHeader h;
   for_each_field(h, [&](size_t at, int bytes, auto& field) {
-    field = static_cast<std::remove_reference_t<decltype(field)>>(get(raw + at, bytes));
+    field = static_cast<std::remove_reference_t<decltype(field)>>(get_le(raw + at, bytes));
   });
   return h;
 }
@@ -81,25 +74,10 @@ struct ZstdError {
   }
 };
 
-void write_all(int fd, const void* data, size_t size, const std::string& path) {
-  auto p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t w = ::write(fd, p, size);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw DatabaseError(path + ": write failed: " + std::strerror(errno));
-    p += w;
-    size -= static_cast<size_t>(w);
-  }
-}
-
-}  // namespace
-
-namespace {
-
 // Writes the blocks, then the index, at the file's current end (just past the header); fills the
 // header's layout and checksum fields. Blocks are compressed in parallel a chunk at a time and
 // written in order, so only a chunk of compressed blocks is ever held.
-void write_body(int fd, const std::string& path, const uint8_t* values, int level, LayerHeader& h) {
+void write_body(AtomicFile& file, const uint8_t* values, int level, LayerHeader& h) {
   struct Compressor {
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
     std::vector<char> buffer;
@@ -126,14 +104,14 @@ void write_body(int fd, const std::string& path, const uint8_t* values, int leve
       frames[i].assign(c.buffer.data(), size);
     });
     for (uint64_t i = 0; i < count; ++i) {
-      put(&index[(chunk + i) * 8], offset, 8);
-      write_all(fd, frames[i].data(), frames[i].size(), path);
+      put_le(&index[(chunk + i) * 8], offset, 8);
+      file.write(frames[i].data(), frames[i].size());
       body.update(frames[i].data(), frames[i].size());
       offset += frames[i].size();
     }
   }
-  put(&index[h.blocks * 8], offset, 8);
-  write_all(fd, index.data(), index.size(), path);
+  put_le(&index[h.blocks * 8], offset, 8);
+  file.write(index.data(), index.size());
   body.update(index.data(), index.size());
   h.index_offset = offset;
   h.file_size = offset + index.size();
@@ -160,39 +138,14 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
 
-  const std::string path = layer_path(dir, rules, s);
-  // A name of its own: even a second writer that ignored the directory lock could not write
-  // into this file.
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw DatabaseError(tmp + ": cannot create: " + std::strerror(errno));
-  bool open = true;
-  try {
-    unsigned char header[kHeaderSize] = {};
-    write_all(fd, header, kHeaderSize, tmp);  // the real header goes in last
-    write_body(fd, tmp, values, level, h);
-    h.flags = 1;
-    serialize(h, header);
-    if (::pwrite(fd, header, kHeaderSize, 0) != static_cast<ssize_t>(kHeaderSize))
-      throw DatabaseError(tmp + ": write failed: " + std::strerror(errno));
-    if (::fsync(fd) != 0) throw DatabaseError(tmp + ": fsync failed: " + std::strerror(errno));
-    open = false;
-    if (::close(fd) != 0) throw DatabaseError(tmp + ": close failed: " + std::strerror(errno));
-    if (::rename(tmp.c_str(), path.c_str()) != 0)
-      throw DatabaseError(path + ": rename failed: " + std::strerror(errno));
-  } catch (...) {
-    if (open) ::close(fd);
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  // The rename is durable once the directory is synced.
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0 || ::fsync(dfd) != 0) {
-    const int error = errno;
-    if (dfd >= 0) ::close(dfd);
-    throw DatabaseError(dir + ": syncing the directory failed: " + std::strerror(error));
-  }
-  ::close(dfd);
+  AtomicFile file(dir, layer_file_name(rules, s));
+  unsigned char header[kHeaderSize] = {};
+  file.write(header, kHeaderSize);  // the real header goes in last
+  write_body(file, values, level, h);
+  h.flags = 1;
+  serialize(h, header);
+  file.write_at(header, kHeaderSize, 0);
+  file.commit();
   return h.file_size;
 }
 
@@ -212,7 +165,7 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
     fail("truncated: " + std::to_string(actual_size) + " bytes",
          magic ? Problem::kDamaged : Problem::kForeign);
   if (!magic) fail("not a kalah database file (bad magic)", Problem::kForeign);
-  const uint64_t stored_header_checksum = get(raw + kHeaderChecksumAt, 8);
+  const uint64_t stored_header_checksum = get_le(raw + kHeaderChecksumAt, 8);
   std::memset(raw + kHeaderChecksumAt, 0, 8);
   header_ = parse(raw);
   if (header_.version != kFormatVersion)
@@ -270,7 +223,7 @@ void LayerFile::read_index() {
   if (Checksum::of(raw_index.data(), raw_index.size()) != h.index_checksum)
     fail("block index checksum mismatch");
   index_.resize(h.blocks + 1);
-  for (uint64_t b = 0; b <= h.blocks; ++b) index_[b] = get(&raw_index[b * 8], 8);
+  for (uint64_t b = 0; b <= h.blocks; ++b) index_[b] = get_le(&raw_index[b * 8], 8);
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
   for (uint64_t b = 0; b < h.blocks; ++b)

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <random>
 
+#include "db/decoded_layer.h"
 #include "solver/notation.h"
 #include "solver/solver.h"
 
@@ -92,6 +93,8 @@ std::vector<std::string> check_files(const std::string& dir, const VariantFiles&
       const LayerFile file(layer_path(dir, v.rules, s), v.rules, s);
       file.check_body();
       file.check_values();
+      if (std::string copy = DecodedLayer::check(file, dir); !copy.empty())
+        failures.push_back(copy);
     } catch (const DatabaseError& e) {
       failures.push_back(e.what());
     }

@@ -5,6 +5,7 @@
 
 #include "api/answer.h"
 #include "db/census.h"
+#include "db/decoded_layer.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
@@ -24,6 +25,7 @@ struct LayerInfo {
   uint64_t boards = 0, bytes = 0;
   ResultCounts wdl;
   std::string writer;  // the kalah version that wrote the file
+  bool decoded = false;  // a current decoded copy exists (db/decoded_layer.h)
   std::string error;
 };
 
@@ -36,6 +38,7 @@ LayerInfo read_layer(const std::string& dir, const Rules& rules, int s) {
     info.bytes = f.header().file_size;
     info.writer = writer_version(f.header());
     info.wdl = count_results(f);
+    info.decoded = DecodedLayer::present(f, dir);
   } catch (const DatabaseError& e) {
     info.error = e.what();
   }
@@ -75,13 +78,14 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
   for (const auto& v : select_variants(dir, vm, pits, flags)) {
     std::vector<LayerInfo> layers;
     for (int s : v.layers) layers.push_back(read_layer(dir, v.rules, s));
-    uint64_t boards = 0, bytes = 0;
+    uint64_t boards = 0, bytes = 0, decoded_bytes = 0;
     std::vector<int> missing;
     for (int s = 1; s <= v.layers.back(); ++s)
       if (!std::binary_search(v.layers.begin(), v.layers.end(), s)) missing.push_back(s);
     for (const LayerInfo& l : layers) {
       boards += l.boards;
       bytes += l.bytes;
+      if (l.decoded) decoded_bytes += DecodedLayer::kValuesOffset + l.boards;
       if (!l.error.empty()) status = kExitFailure;
     }
     if (!missing.empty()) status = kExitFailure;
@@ -95,6 +99,7 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
                        .add("boards", boards)
                        .add("bytes", bytes)
                        .add("bytes_per_board", boards ? static_cast<double>(bytes) / boards : 0.0)
+                       .add("decoded_bytes", decoded_bytes)
                        .str()
                 << std::endl;
       continue;
@@ -123,9 +128,13 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
                   static_cast<unsigned long long>(l.wdl.draws),
                   static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
     }
-    std::printf("total: %llu boards, %s, %.3f bytes/board\n\n",
+    std::printf("total: %llu boards, %s, %.3f bytes/board\n",
                 static_cast<unsigned long long>(boards), human_bytes(bytes).c_str(),
                 boards ? static_cast<double>(bytes) / boards : 0.0);
+    if (decoded_bytes > 0)
+      std::printf("decoded copies for searches: %s in %s/decoded (safe to delete)\n",
+                  human_bytes(decoded_bytes).c_str(), dir.c_str());
+    std::printf("\n");
   }
   return status;
 }
