@@ -89,7 +89,8 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
     values.resize(layer.block_boards(b));
     layer.read_block(b, values.data());
     try {
-      file->write_at(values.data(), values.size(), DecodedLayer::kValuesOffset + b * h.boards_per_block);
+      file->write_at(values.data(), values.size(),
+                     DecodedLayer::kValuesOffset + b * h.boards_per_block);
     } catch (const DatabaseError&) {
       failed = true;
     }
@@ -131,8 +132,8 @@ std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const s
 
 bool DecodedLayer::present(const LayerFile& layer, const std::string& dir) {
   const LayerHeader& h = layer.header();
-  const uint8_t* p = map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer),
-                                  kValuesOffset + h.boards);
+  const uint8_t* p =
+      map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer), kValuesOffset + h.boards);
   if (p) ::munmap(const_cast<uint8_t*>(p), kValuesOffset + h.boards);
   return p;
 }
@@ -150,18 +151,21 @@ std::string DecodedLayer::check(const LayerFile& layer, const std::string& dir) 
     layer.read_block(b, values.data());
     const uint8_t* stored = copy.values() + b * h.boards_per_block;
     if (std::memcmp(values.data(), stored, values.size()) == 0) return;
-    const uint64_t at = b * h.boards_per_block +
-                        (std::mismatch(values.begin(), values.end(), stored).first - values.begin());
+    const uint64_t at =
+        b * h.boards_per_block +
+        (std::mismatch(values.begin(), values.end(), stored).first - values.begin());
     uint64_t seen = first_wrong.load();
     while (at < seen && !first_wrong.compare_exchange_weak(seen, at)) {
     }
   });
   if (first_wrong == UINT64_MAX) return {};
   ::unlink(file.c_str());
-  return file + ": differs from " + layer.path() + " at rank " + std::to_string(first_wrong.load()) +
-         "; removed (the next search decodes it again)";
+  return file + ": differs from " + layer.path() + " at rank " +
+         std::to_string(first_wrong.load()) + "; removed (the next search decodes it again)";
 }
 
-DecodedLayer::~DecodedLayer() { ::munmap(const_cast<uint8_t*>(base_), size_); }
+DecodedLayer::~DecodedLayer() {
+  ::munmap(const_cast<uint8_t*>(base_), size_);
+}
 
 }  // namespace kalah

@@ -2,6 +2,7 @@
 // move; the value with Solvers over one shared table (ABDADA).
 #include "solver/parallel_search.h"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -144,12 +145,19 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 
 namespace {
 
+// Grows a shared table that asked to, splitting its buckets on all threads.
+void grow(TranspositionTable& table) {
+  const size_t old = table.grow_shared();
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, old, 4096),
+                    [&](const tbb::blocked_range<size_t>& r) { table.split(r.begin(), r.end()); });
+}
+
 // One MTD(f) test at the root, "is V at least beta?", over the root moves not yet decided:
 // yes as soon as one reaches beta, which cancels the others. Moves are searched with
 // max(threads, moves) tasks, task k on the (k mod moves)-th, so that threads beyond the moves
 // help with the likeliest ones (their solvers share one table; ABDADA spreads them). Returns the
 // bounds the moves prove (an interrupted test proves nothing new).
-Bounds test_root(std::vector<RootMove>& moves, int beta, int threads) {
+Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int beta, int threads) {
   for (const RootMove& c : moves)
     if (c.bounds.lower >= beta) return root_bounds(moves);
   std::vector<RootMove*> order;
@@ -167,34 +175,41 @@ Bounds test_root(std::vector<RootMove>& moves, int beta, int threads) {
     std::vector<std::atomic<bool>> done(count);  // answered, or some move reached beta
     std::atomic<bool> reached{false};
     std::mutex mutex;
-    tbb::parallel_for(
-        0, std::max(threads, count), 1,
-        [&](int k) {
-          const int i = k % count;
-          RootMove& c = *order[first + i];
-          if (done[i]) return;
-          Solver& solver = *c.helpers[k / count];
-          const MoveResult& r = c.result;
-          const Window w = child_window(r, beta - 1, beta);
-          solver.set_cancel_flag(&done[i]);
-          try {
-            const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
-            std::lock_guard lock(mutex);
-            if (!done[i]) {
-              if (v >= beta) {
-                c.bounds.lower = std::max(c.bounds.lower, v);
-                reached = true;
-                for (auto& d : done) d = true;
-              } else {
-                c.bounds.upper = std::min(c.bounds.upper, v);
-                done[i] = true;
+    const auto run = [&] {
+      tbb::parallel_for(
+          0, std::max(threads, count), 1,
+          [&](int k) {
+            const int i = k % count;
+            RootMove& c = *order[first + i];
+            if (done[i]) return;
+            Solver& solver = *c.helpers[k / count];
+            const MoveResult& r = c.result;
+            const Window w = child_window(r, beta - 1, beta);
+            solver.set_cancel_flag(&done[i]);
+            try {
+              const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
+              std::lock_guard lock(mutex);
+              if (!done[i]) {
+                if (v >= beta) {
+                  c.bounds.lower = std::max(c.bounds.lower, v);
+                  reached = true;
+                  for (auto& d : done) d = true;
+                } else {
+                  c.bounds.upper = std::min(c.bounds.upper, v);
+                  done[i] = true;
+                }
               }
+            } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
             }
-          } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
-          }
-          solver.set_cancel_flag(nullptr);  // the flag lives for this test only
-        },
-        tbb::simple_partitioner());
+            solver.set_cancel_flag(nullptr);  // the flag lives for this test only
+          },
+          tbb::simple_partitioner());
+    };
+    // A table that wants to grow stops every search (they throw as if cancelled); it grows with
+    // all threads out of it, and the moves not answered yet run again, finding their finished
+    // subtrees in the table.
+    for (run(); table.growth_wanted() && !reached; run()) grow(table);
+    if (table.growth_wanted()) grow(table);
     return reached.load();
   };
   // The likeliest move first, by every thread, then the others: a test that the first move
@@ -230,7 +245,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
   const int s = seeds(p.board);
   Bounds bounds{-s, s};
   mtdf(
-      bounds, 0, [&](int beta) { return test_root(moves, beta, threads); },
+      bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads); },
       [&](const Bounds& so_far) {
         if (stop && stop->load()) {
           out.interrupted = true;

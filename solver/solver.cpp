@@ -40,7 +40,10 @@ Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
 }
 
 Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* leaves)
-    : rules_(rules), table_(table), leaves_(leaves), leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
+    : rules_(rules),
+      table_(table),
+      leaves_(leaves),
+      leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
   validate(rules);
 }
 
@@ -48,6 +51,10 @@ void Solver::check_interrupt() const {
   if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
       (cancel_ && cancel_->load(std::memory_order_relaxed)))
     throw SearchInterrupted();
+  if (!table_.shared()) return;
+  // A shared table grows only with every thread out of it: its searches stop, to run again.
+  table_.add_work(kInterruptInterval);
+  if (table_.growth_wanted()) throw SearchInterrupted();
 }
 
 void Solver::generate(const Board& b, Children& children) const {
@@ -124,7 +131,7 @@ int Solver::order(Children& children, int table_move, Node& node) {
 }
 
 int Solver::search(const Board& b, int alpha, int beta) {
-  if ((++nodes_ & 4095) == 0) check_interrupt();
+  if ((++nodes_ & (kInterruptInterval - 1)) == 0) check_interrupt();
   if (is_terminal(rules_, b)) return terminal_value(rules_, b);
   const int s = seeds(b);
   if (s <= leaf_seeds_) {

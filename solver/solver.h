@@ -61,6 +61,7 @@ class Solver {
  private:
   struct Node;
   struct Children;
+  static constexpr uint64_t kInterruptInterval = 4096;  // nodes between checks, a power of 2
   void check_interrupt() const;
   // Plays every move of b into `children`, prefetching each child's table bucket or leaf value.
   void generate(const Board& b, Children& children) const;

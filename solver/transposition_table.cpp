@@ -22,9 +22,9 @@ static_assert(sizeof(TranspositionTable::Entry) * 2 < 64, "two entries and a loc
 TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
     : max_buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))),
       shared_(shared) {
-  const size_t initial =
-      shared ? max_buckets_ : std::min<size_t>(max_buckets_, (size_t{1} << 20) / sizeof(Bucket));
-  buckets_ = HugeArray<Bucket>(std::bit_floor(initial));
+  const size_t initial = std::min<size_t>(max_buckets_, kInitialBytes / sizeof(Bucket));
+  buckets_ = HugeArray<Bucket>(shared ? max_buckets_ : initial);  // shared: reserved, untouched
+  mask_ = initial - 1;
 }
 
 TranspositionTable::Lock::Lock(const TranspositionTable& t, const Bucket& k)
@@ -102,9 +102,31 @@ void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_
   if (!shared_ && inserted_ > capacity() && buckets_.size() < max_buckets_) grow();
 }
 
+size_t TranspositionTable::grow_shared() {
+  const size_t old = mask_ + 1;
+  mask_ = std::min(max_buckets_, old * 4) - 1;
+  work_ = 0;
+  grow_wanted_ = false;
+  return old;
+}
+
+void TranspositionTable::split(size_t first, size_t last) {
+  // An entry of bucket i belongs in i + k * (buckets before) for some k: no two buckets' entries
+  // go to the same bucket, so no more than two go to any, and buckets split in any order.
+  for (size_t i = first; i < last; ++i)
+    for (Entry& e : buckets_[i].e) {
+      if (e.key == Board{}) continue;
+      Bucket& to = buckets_[hash(e.key) & mask_];
+      if (&to == &buckets_[i]) continue;
+      *(to.e[0].key == Board{} ? &to.e[0] : &to.e[1]) = e;
+      e = Entry{};
+    }
+}
+
 void TranspositionTable::grow() {
   HugeArray<Bucket> old = std::move(buckets_);
   buckets_ = HugeArray<Bucket>(std::min(max_buckets_, old.size() * 8));
+  mask_ = buckets_.size() - 1;
   inserted_ = 0;
   for (size_t i = 0; i < old.size(); ++i)
     for (const Entry& e : old[i].e)

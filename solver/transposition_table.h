@@ -30,10 +30,13 @@ class TranspositionTable {
     uint8_t busy;    // shared tables: threads searching this board now
   };
 
-  // A private table starts small and grows by rehashing up to max_bytes as it fills, so a small
-  // solve touches little memory while a large one gets the whole budget. A shared one is
-  // max_bytes from the start (its pages are touched as it fills): growing it would stop every
-  // thread, and starting it small and growing between MTD(f) tests measured 1.5-6x slower.
+  // A table starts at 1 MiB and grows up to max_bytes as it fills, so that a small solve
+  // touches little fresh memory (which the kernel must zero: a 1.5 GiB table cost more than
+  // the whole Kalah(6,4) search with a 24-seed database) while a large one gets the whole budget.
+  // A private table grows by itself, rehashing into a new array. A shared one cannot while
+  // threads use it: its searches report their nodes (add_work), growth_wanted() says when they
+  // exceed what it holds, and the caller, once every thread is out of the table, calls grow(),
+  // which splits each bucket in place into the untouched memory after it.
   explicit TranspositionTable(size_t max_bytes, bool shared = false);
   bool shared() const { return shared_; }
   // Copies the entry for b into `out`; false when there is none.
@@ -50,7 +53,20 @@ class TranspositionTable {
   void leave(const Board& b);
   bool busy(const Board& b) const;
 
-  size_t capacity() const { return 2 * buckets_.size(); }
+  size_t capacity() const { return 2 * (mask_ + 1); }
+
+  // Shared tables: `nodes` more nodes searched (a thread reports them in batches).
+  void add_work(uint64_t nodes) {
+    if (mask_ + 1 < buckets_.size() &&
+        work_.fetch_add(nodes, std::memory_order_relaxed) + nodes > capacity())
+      grow_wanted_.store(true, std::memory_order_relaxed);
+  }
+  bool growth_wanted() const { return grow_wanted_.load(std::memory_order_relaxed); }
+  // Quadruples a shared table's buckets in use, keeping every entry: grow_shared() returns the
+  // buckets in use until now, n, and the caller then moves their entries with split() over
+  // [0, n), in parallel if it likes. No thread may use the table meanwhile.
+  size_t grow_shared();
+  void split(size_t first, size_t last);
 
  private:
   struct alignas(64) Bucket {  // one cache line: a probe costs at most one miss
@@ -66,8 +82,8 @@ class TranspositionTable {
    private:
     std::atomic<uint8_t>* lock_;
   };
-  const Bucket& bucket(const Board& b) const { return buckets_[hash(b) & (buckets_.size() - 1)]; }
-  Bucket& bucket(const Board& b) { return buckets_[hash(b) & (buckets_.size() - 1)]; }
+  const Bucket& bucket(const Board& b) const { return buckets_[hash(b) & mask_]; }
+  Bucket& bucket(const Board& b) { return buckets_[hash(b) & mask_]; }
   static uint64_t hash(const Board& b);
   void insert(const Entry& entry);
   // The entry of k to replace: the cheaper one that no thread is searching, if any.
@@ -80,11 +96,15 @@ class TranspositionTable {
     return entry_of(const_cast<Bucket&>(k), b);
   }
   void grow();
+  static constexpr size_t kInitialBytes = size_t{1} << 20;
 
-  HugeArray<Bucket> buckets_;  // a power of two of them
+  HugeArray<Bucket> buckets_;  // a power of two of them; shared tables: the most they may use
+  size_t mask_ = 0;            // buckets in use - 1
   size_t max_buckets_;
   size_t inserted_ = 0;  // new entries since the last growth (private tables)
   bool shared_;
+  std::atomic<uint64_t> work_{0};  // shared tables: nodes since the last growth
+  std::atomic<bool> grow_wanted_{false};
 };
 
 }  // namespace kalah

@@ -1,0 +1,74 @@
+// table_test.cpp: the transposition table's growth keeps what it holds, and a parallel search
+// whose shared table grows many times finds the sequential value.
+#include "solver/transposition_table.h"
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <random>
+#include <vector>
+
+#include "solver/parallel_search.h"
+#include "solver/rank.h"
+#include "solver/solver.h"
+
+namespace kalah {
+namespace {
+
+TEST(Table, SharedTableGrowsInPlaceKeepingEveryEntry) {
+  TranspositionTable table(size_t{64} << 20, /*shared=*/true);
+  const size_t initial = table.capacity();
+  const Ranker ranker(6, 20);
+  std::vector<Board> boards;
+  // Half the initial capacity: with two entries a bucket, few are evicted before growing.
+  for (uint64_t r = 0; boards.size() < initial / 8; r += 7919) boards.push_back(ranker.unrank(20, r));
+  for (size_t i = 0; i < boards.size(); ++i)
+    table.store(boards[i], -static_cast<int>(i % 20), static_cast<int>(i % 13), i % 6, i);
+  std::vector<bool> held(boards.size());
+  TranspositionTable::Entry e;
+  for (size_t i = 0; i < boards.size(); ++i) held[i] = table.find(boards[i], e);
+
+  table.add_work(initial / 2);
+  EXPECT_FALSE(table.growth_wanted());
+  table.add_work(initial);
+  ASSERT_TRUE(table.growth_wanted());
+  const size_t before = table.grow_shared();
+  table.split(0, before / 3);  // in pieces, as threads would
+  table.split(before / 3, before);
+  EXPECT_FALSE(table.growth_wanted());
+  EXPECT_EQ(table.capacity(), 4 * initial);
+  for (size_t i = 0; i < boards.size(); ++i) {
+    ASSERT_EQ(table.find(boards[i], e), held[i]) << i;
+    if (!held[i]) continue;
+    EXPECT_EQ(e.lo, -static_cast<int>(i % 20));
+    EXPECT_EQ(e.hi, static_cast<int>(i % 13));
+    EXPECT_EQ(e.move, static_cast<int>(i % 6));
+  }
+  // Up to the limit and no further.
+  while (table.capacity() < (size_t{64} << 20) / 32) {
+    table.add_work(table.capacity() + 1);
+    table.split(0, table.grow_shared());
+  }
+  table.add_work(uint64_t{1} << 40);
+  EXPECT_FALSE(table.growth_wanted());
+}
+
+TEST(Table, AGrowingSharedTableGivesTheSequentialValue) {
+  // Kalah(4,4) searches ~10^5 nodes: the 1 MiB start grows twice or more, stopping and rerunning
+  // the root moves' searches each time.
+  for (auto capture : {Capture::kStandard, Capture::kEmpty}) {
+    const Rules rules{4, capture, End::kImmediate, Remainder::kOwner};
+    Solver sequential(rules, 64 << 20);
+    const int expected = sequential.value(start_board(4, 4));
+    for (int threads : {2, 8}) {
+      const ParallelValue pv = tbb::task_arena(threads).execute(
+          [&] { return value_parallel(rules, Position{start_board(4, 4)}, nullptr, 64 << 20); });
+      EXPECT_EQ(pv.lower, expected) << threads << " threads";
+      EXPECT_EQ(pv.upper, expected) << threads << " threads";
+      EXPECT_GT(pv.nodes, 4u * (1 << 20) / 32) << "too small a search to grow the table";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah
