@@ -52,8 +52,15 @@ Remainder parse_remainder(const std::string& s);
 struct Board {
   std::array<uint8_t, 2 * kMaxPits> pits{};
 
-  bool operator==(const Board&) const = default;
+  // Two 8-byte words: the defaulted comparison became a call to memcmp, 12 % of a search.
+  bool operator==(const Board& o) const {
+    uint64_t a[2], b[2];
+    std::memcpy(a, pits.data(), sizeof a);
+    std::memcpy(b, o.pits.data(), sizeof b);
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0;
+  }
 };
+static_assert(sizeof(Board) == 16);
 
 inline int row_seeds(const Board& b, int first, int count) {
   int sum = 0;

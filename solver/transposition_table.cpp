@@ -23,7 +23,7 @@ TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
     : max_buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))),
       shared_(shared) {
   const size_t initial = std::min<size_t>(max_buckets_, kInitialBytes / sizeof(Bucket));
-  buckets_ = HugeArray<Bucket>(shared ? max_buckets_ : initial);  // shared: reserved, untouched
+  buckets_ = HugeArray<Bucket>(max_buckets_);  // reserved; pages are touched as buckets are used
   mask_ = initial - 1;
 }
 
@@ -99,7 +99,7 @@ TranspositionTable::Entry* TranspositionTable::victim(Bucket& k) {
 void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_t nodes) {
   insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
                static_cast<uint8_t>(std::bit_width(nodes)), 0});
-  if (!shared_ && inserted_ > capacity() && buckets_.size() < max_buckets_) grow();
+  if (!shared_ && inserted_ > capacity() && mask_ + 1 < max_buckets_) grow();
 }
 
 size_t TranspositionTable::grow_shared() {
@@ -124,13 +124,11 @@ void TranspositionTable::split(size_t first, size_t last) {
 }
 
 void TranspositionTable::grow() {
-  HugeArray<Bucket> old = std::move(buckets_);
-  buckets_ = HugeArray<Bucket>(std::min(max_buckets_, old.size() * 8));
-  mask_ = buckets_.size() - 1;
+  // Doubling: a table at most twice what the search needs, since fresh memory costs its zeroing.
+  const size_t old = mask_ + 1;
+  mask_ = std::min(max_buckets_, old * 2) - 1;
+  split(0, old);
   inserted_ = 0;
-  for (size_t i = 0; i < old.size(); ++i)
-    for (const Entry& e : old[i].e)
-      if (e.key != Board{}) insert(e);
 }
 
 }  // namespace kalah

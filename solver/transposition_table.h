@@ -33,10 +33,11 @@ class TranspositionTable {
   // A table starts at 1 MiB and grows up to max_bytes as it fills, so that a small solve
   // touches little fresh memory (which the kernel must zero: a 1.5 GiB table cost more than
   // the whole Kalah(6,4) search with a 24-seed database) while a large one gets the whole budget.
-  // A private table grows by itself, rehashing into a new array. A shared one cannot while
-  // threads use it: its searches report their nodes (add_work), growth_wanted() says when they
-  // exceed what it holds, and the caller, once every thread is out of the table, calls grow(),
-  // which splits each bucket in place into the untouched memory after it.
+  // It grows in place: max_bytes are reserved, and growing splits each bucket in use into the
+  // untouched buckets after them, keeping every entry. A private table grows by itself (doubling
+  // as it fills). A shared one cannot while threads use it: its searches report their nodes
+  // (add_work), growth_wanted() says when they exceed what it holds, and the caller, once every
+  // thread is out of the table, grows it (grow_shared and split).
   explicit TranspositionTable(size_t max_bytes, bool shared = false);
   bool shared() const { return shared_; }
   // Copies the entry for b into `out`; false when there is none.
@@ -98,7 +99,7 @@ class TranspositionTable {
   void grow();
   static constexpr size_t kInitialBytes = size_t{1} << 20;
 
-  HugeArray<Bucket> buckets_;  // a power of two of them; shared tables: the most they may use
+  HugeArray<Bucket> buckets_;  // a power of two of them, the most the table may use
   size_t mask_ = 0;            // buckets in use - 1
   size_t max_buckets_;
   size_t inserted_ = 0;  // new entries since the last growth (private tables)
