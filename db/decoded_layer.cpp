@@ -57,7 +57,11 @@ const uint8_t* map_if_valid(const std::string& path, const std::vector<unsigned 
                      std::memcmp(raw, header.data(), kHeaderBytes) == 0;
   void* p = valid ? ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
   ::close(fd);  // the mapping keeps the file
-  return p == MAP_FAILED ? nullptr : static_cast<const uint8_t*>(p);
+  if (p == MAP_FAILED) return nullptr;
+  // Pages read in from now on come in 2 MiB folios mapped whole: a probe then rarely misses the
+  // TLB (Kalah(6,4): the search 15-20 % faster). Advice only.
+  ::madvise(p, size, MADV_HUGEPAGE);
+  return static_cast<const uint8_t*>(p);
 }
 
 // Whether writing `size` bytes into dir leaves enough free: 1 GiB and a twentieth of the file
@@ -126,6 +130,12 @@ std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const s
     return nullptr;
   if (!write_copy(layer, decoded_dir, std::filesystem::path(file).filename(), header))
     return nullptr;
+  // Written, the copy sits in the page cache in small folios, which stay small; dropped (it is
+  // on disk), it is read back on demand in huge ones.
+  if (const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
   const uint8_t* p = map_if_valid(file, header, size);
   return p ? std::unique_ptr<DecodedLayer>(new DecodedLayer(p, size)) : nullptr;
 }
