@@ -165,8 +165,12 @@ int Solver::search(const Board& b, int alpha, int beta) {
   if (!table_.shared()) {
     for (int i = 0; i < count && !node.cut(); ++i) search_child(i);
   } else {
-    // ABDADA: the first child at once; the others unless another thread is searching them,
-    // those last.
+    // ABDADA: children another thread is searching are taken last, the first one too. Classic
+    // ABDADA searches the first child at once, so threads walk the same leftmost path; in null-
+    // window searches (MTD(f) makes every search one) a later sibling's window does not depend
+    // on the first child's result, so deferring it costs nothing but the work of a cut-off that
+    // one would have found. Measured, 2 threads: Kalah(5,4) alone 1.13-1.29 s -> 0.72 s (4.6 in
+    // place of 6.6-7.1 million nodes); Kalah(6,4) with 24 seeds 0.51 s -> 0.37-0.47 s.
     table_.enter(b);
     const struct Leave {  // also when a search is interrupted
       TranspositionTable& table;
@@ -175,7 +179,7 @@ int Solver::search(const Board& b, int alpha, int beta) {
     } leave{table_, b};
     int deferred[kMaxPits], later = 0;
     for (int i = 0; i < count && !node.cut(); ++i) {
-      if (i > 0 && table_.busy(children.result[children.order[i]].board))
+      if (table_.busy(children.result[children.order[i]].board))
         deferred[later++] = i;
       else
         search_child(i);
