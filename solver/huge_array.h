@@ -22,7 +22,10 @@ class HugeArray {
   HugeArray() = default;
   explicit HugeArray(size_t count) : size_(count) {
     if (count == 0) return;
-    void* p = mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    // NORESERVE: a table reserves its limit and touches only what it uses
+    // (solver/transposition_table.h); reserving more than the machine has must not fail.
+    void* p = mmap(nullptr, bytes(), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     madvise(p, bytes(), MADV_HUGEPAGE);  // advice only: failure just means small pages
     data_ = static_cast<T*>(p);

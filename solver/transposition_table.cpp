@@ -20,11 +20,8 @@ uint64_t TranspositionTable::hash(const Board& b) {
 static_assert(sizeof(TranspositionTable::Entry) * 2 < 64, "two entries and a lock a line");
 
 TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
-    : max_buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))),
-      shared_(shared) {
-  const size_t initial = std::min<size_t>(max_buckets_, kInitialBytes / sizeof(Bucket));
-  buckets_ = HugeArray<Bucket>(max_buckets_);  // reserved; pages are touched as buckets are used
-  mask_ = initial - 1;
+    : buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))), shared_(shared) {
+  mask_ = std::min<size_t>(buckets_.size(), kInitialBytes / sizeof(Bucket)) - 1;
 }
 
 TranspositionTable::Lock::Lock(const TranspositionTable& t, const Bucket& k)
@@ -99,12 +96,12 @@ TranspositionTable::Entry* TranspositionTable::victim(Bucket& k) {
 void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_t nodes) {
   insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
                static_cast<uint8_t>(std::bit_width(nodes)), 0});
-  if (!shared_ && inserted_ > capacity() && mask_ + 1 < max_buckets_) grow();
+  if (!shared_ && inserted_ > capacity() && mask_ + 1 < buckets_.size()) grow();
 }
 
 size_t TranspositionTable::grow_shared() {
   const size_t old = mask_ + 1;
-  mask_ = std::min(max_buckets_, old * 4) - 1;
+  mask_ = std::min(buckets_.size(), old * 4) - 1;
   work_ = 0;
   grow_wanted_ = false;
   return old;
@@ -126,7 +123,7 @@ void TranspositionTable::split(size_t first, size_t last) {
 void TranspositionTable::grow() {
   // Doubling: a table at most twice what the search needs, since fresh memory costs its zeroing.
   const size_t old = mask_ + 1;
-  mask_ = std::min(max_buckets_, old * 2) - 1;
+  mask_ = std::min(buckets_.size(), old * 2) - 1;
   split(0, old);
   inserted_ = 0;
 }

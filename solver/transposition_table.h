@@ -99,10 +99,9 @@ class TranspositionTable {
   void grow();
   static constexpr size_t kInitialBytes = size_t{1} << 20;
 
-  HugeArray<Bucket> buckets_;  // a power of two of them, the most the table may use
+  HugeArray<Bucket> buckets_;  // a power of two of them, reserved: the most the table may use
   size_t mask_ = 0;            // buckets in use - 1
-  size_t max_buckets_;
-  size_t inserted_ = 0;  // new entries since the last growth (private tables)
+  size_t inserted_ = 0;        // new entries since the last growth (private tables)
   bool shared_;
   std::atomic<uint64_t> work_{0};  // shared tables: nodes since the last growth
   std::atomic<bool> grow_wanted_{false};

@@ -1,7 +1,5 @@
 // table_test.cpp: the transposition table's growth keeps what it holds, and a parallel search
 // whose shared table grows many times finds the sequential value.
-#include "solver/transposition_table.h"
-
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
@@ -11,6 +9,7 @@
 #include "solver/parallel_search.h"
 #include "solver/rank.h"
 #include "solver/solver.h"
+#include "solver/transposition_table.h"
 
 namespace kalah {
 namespace {
@@ -21,7 +20,8 @@ TEST(Table, SharedTableGrowsInPlaceKeepingEveryEntry) {
   const Ranker ranker(6, 20);
   std::vector<Board> boards;
   // Half the initial capacity: with two entries a bucket, few are evicted before growing.
-  for (uint64_t r = 0; boards.size() < initial / 8; r += 7919) boards.push_back(ranker.unrank(20, r));
+  for (uint64_t r = 0; boards.size() < initial / 8; r += 7919)
+    boards.push_back(ranker.unrank(20, r));
   for (size_t i = 0; i < boards.size(); ++i)
     table.store(boards[i], -static_cast<int>(i % 20), static_cast<int>(i % 13), i % 6, i);
   std::vector<bool> held(boards.size());

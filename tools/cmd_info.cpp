@@ -24,7 +24,7 @@ struct LayerInfo {
   int seeds = 0;
   uint64_t boards = 0, bytes = 0;
   ResultCounts wdl;
-  std::string writer;  // the kalah version that wrote the file
+  std::string writer;    // the kalah version that wrote the file
   bool decoded = false;  // a current decoded copy exists (db/decoded_layer.h)
   std::string error;
 };

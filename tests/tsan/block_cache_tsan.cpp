@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <string>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
