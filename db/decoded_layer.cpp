@@ -5,12 +5,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -43,6 +41,11 @@ std::vector<unsigned char> expected_header(const LayerFile& layer) {
   put_le(&out[32], h.body_checksum, 8);
   put_le(&out[40], Checksum::of(out.data(), 40), 8);
   return out;
+}
+
+// A copy's size in bytes.
+uint64_t copy_size(const LayerFile& layer) {
+  return DecodedLayer::kValuesOffset + layer.header().boards;
 }
 
 // Maps path read-only when it is a complete copy with exactly this header; else nothing.
@@ -87,14 +90,10 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
     return false;
   }
   std::atomic<bool> failed{false};
-  tbb::parallel_for(uint64_t{0}, h.blocks, [&](uint64_t b) {
+  layer.for_each_block([&](uint64_t b, const uint8_t* values, uint64_t n) {
     if (failed.load(std::memory_order_relaxed)) return;
-    thread_local std::vector<uint8_t> values;
-    values.resize(layer.block_boards(b));
-    layer.read_block(b, values.data());
     try {
-      file->write_at(values.data(), values.size(),
-                     DecodedLayer::kValuesOffset + b * h.boards_per_block);
+      file->write_at(values, n, DecodedLayer::kValuesOffset + b * h.boards_per_block);
     } catch (const DatabaseError&) {
       failed = true;
     }
@@ -116,19 +115,23 @@ std::string DecodedLayer::path(const std::string& dir, const Rules& rules, int s
   return dir + "/decoded/" + name.replace(name.size() - 4, 4, ".values");
 }
 
-std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const std::string& dir) {
+std::unique_ptr<DecodedLayer> DecodedLayer::map_current(const LayerFile& layer,
+                                                        const std::string& dir) {
   const LayerHeader& h = layer.header();
-  const std::string file = path(dir, h.rules, h.seeds);
-  const std::vector<unsigned char> header = expected_header(layer);
-  const size_t size = kValuesOffset + h.boards;
-  if (const uint8_t* p = map_if_valid(file, header, size))
-    return std::unique_ptr<DecodedLayer>(new DecodedLayer(p, size));
-  const std::filesystem::path decoded_dir = std::filesystem::path(file).parent_path();
+  const uint8_t* p =
+      map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer), copy_size(layer));
+  return p ? std::unique_ptr<DecodedLayer>(new DecodedLayer(p, copy_size(layer))) : nullptr;
+}
+
+std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const std::string& dir) {
+  if (auto copy = map_current(layer, dir)) return copy;
+  const LayerHeader& h = layer.header();
+  const std::filesystem::path file = path(dir, h.rules, h.seeds);
   std::error_code ec;
-  std::filesystem::create_directory(decoded_dir, ec);
-  if (ec || ::access(decoded_dir.c_str(), W_OK) != 0 || !room_for(decoded_dir, size))
-    return nullptr;
-  if (!write_copy(layer, decoded_dir, std::filesystem::path(file).filename(), header))
+  std::filesystem::create_directory(file.parent_path(), ec);
+  if (ec || ::access(file.parent_path().c_str(), W_OK) != 0 ||
+      !room_for(file.parent_path(), copy_size(layer)) ||
+      !write_copy(layer, file.parent_path(), file.filename(), expected_header(layer)))
     return nullptr;
   // Written, the copy sits in the page cache in small folios, which stay small; dropped (it is
   // on disk), it is read back on demand in huge ones.
@@ -136,39 +139,29 @@ std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const s
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     ::close(fd);
   }
-  const uint8_t* p = map_if_valid(file, header, size);
-  return p ? std::unique_ptr<DecodedLayer>(new DecodedLayer(p, size)) : nullptr;
+  return map_current(layer, dir);
 }
 
-bool DecodedLayer::present(const LayerFile& layer, const std::string& dir) {
-  const LayerHeader& h = layer.header();
-  const uint8_t* p =
-      map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer), kValuesOffset + h.boards);
-  if (p) ::munmap(const_cast<uint8_t*>(p), kValuesOffset + h.boards);
-  return p;
+uint64_t DecodedLayer::present(const LayerFile& layer, const std::string& dir) {
+  return map_current(layer, dir) ? copy_size(layer) : 0;
 }
 
 std::string DecodedLayer::check(const LayerFile& layer, const std::string& dir) {
-  const LayerHeader& h = layer.header();
-  const std::string file = path(dir, h.rules, h.seeds);
-  const uint8_t* p = map_if_valid(file, expected_header(layer), kValuesOffset + h.boards);
-  if (!p) return {};  // none, or stale: never read, replaced when next needed
-  const DecodedLayer copy(p, kValuesOffset + h.boards);
+  // No copy, or a stale one (never read, replaced when next needed): the blocks are still checked.
+  const std::unique_ptr<DecodedLayer> copy = map_current(layer, dir);
+  const uint32_t per_block = layer.header().boards_per_block;
   std::atomic<uint64_t> first_wrong{UINT64_MAX};
-  tbb::parallel_for(uint64_t{0}, h.blocks, [&](uint64_t b) {
-    thread_local std::vector<uint8_t> values;
-    values.resize(layer.block_boards(b));
-    layer.read_block(b, values.data());
-    const uint8_t* stored = copy.values() + b * h.boards_per_block;
-    if (std::memcmp(values.data(), stored, values.size()) == 0) return;
-    const uint64_t at =
-        b * h.boards_per_block +
-        (std::mismatch(values.begin(), values.end(), stored).first - values.begin());
+  layer.for_each_block([&](uint64_t b, const uint8_t* values, uint64_t n) {
+    if (!copy) return;
+    const uint8_t* stored = copy->values() + b * per_block;
+    if (std::memcmp(values, stored, n) == 0) return;
+    const uint64_t at = b * per_block + (std::mismatch(values, values + n, stored).first - values);
     uint64_t seen = first_wrong.load();
     while (at < seen && !first_wrong.compare_exchange_weak(seen, at)) {
     }
   });
   if (first_wrong == UINT64_MAX) return {};
+  const std::string file = path(dir, layer.header().rules, layer.header().seeds);
   ::unlink(file.c_str());
   return file + ": differs from " + layer.path() + " at rank " +
          std::to_string(first_wrong.load()) + "; removed (the next search decodes it again)";

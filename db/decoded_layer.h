@@ -46,11 +46,12 @@ class DecodedLayer {
 
   const uint8_t* values() const { return base_ + kValuesOffset; }
 
-  // Whether dir holds a current copy of `layer` (for `kalah info`).
-  static bool present(const LayerFile& layer, const std::string& dir);
-  // For `kalah verify`: compares the current copy of `layer` in dir, if there is one, with the
-  // layer's decoded blocks. A copy that differs is removed (the next search writes it again) and
-  // described in the returned message; empty when there is no copy or it is right.
+  // The bytes of the current copy of `layer` in dir, 0 if there is none (for `kalah info`).
+  static uint64_t present(const LayerFile& layer, const std::string& dir);
+  // For `kalah verify`: decodes every block of `layer` (LayerFile::check_values, throwing as it
+  // does) and compares them with the current copy in dir, if there is one. A copy that differs
+  // is removed (the next search writes it again) and described in the returned message; empty
+  // when there is no copy or it is right.
   static std::string check(const LayerFile& layer, const std::string& dir);
 
   static constexpr size_t kValuesOffset = 4096;
@@ -58,6 +59,8 @@ class DecodedLayer {
 
  private:
   DecodedLayer(const uint8_t* base, size_t size) : base_(base), size_(size) {}
+  // The current copy of `layer` in dir, mapped; nothing if it is missing or stale.
+  static std::unique_ptr<DecodedLayer> map_current(const LayerFile& layer, const std::string& dir);
   const uint8_t* base_;
   size_t size_;
 };

@@ -303,11 +303,12 @@ void LayerFile::check_body() const {
   if (c.digest() != header_.body_checksum) fail("checksum mismatch: the file is damaged");
 }
 
-void LayerFile::check_values() const {
+void LayerFile::for_each_block(const BlockVisitor& each) const {
   tbb::parallel_for(uint64_t{0}, header_.blocks, [&](uint64_t b) {
     thread_local std::vector<uint8_t> values;
     values.resize(block_boards(b));
     read_block(b, values.data());
+    each(b, values.data(), values.size());
   });
 }
 

@@ -43,6 +43,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -116,10 +117,16 @@ class LayerFile {
   void read_block(uint64_t block, uint8_t* out) const;
   // Decodes all blocks into out (header().boards bytes), in parallel.
   void read_all(uint8_t* out) const;
+  // Decodes every block, checked, in parallel, and calls each(block, values, count) with it
+  // (from any thread; the values live until it returns).
+  using BlockVisitor = std::function<void(uint64_t block, const uint8_t* values, uint64_t count)>;
+  void for_each_block(const BlockVisitor& each) const;
   // Recomputes the checksum of the body (blocks and index); throws if it does not match.
   void check_body() const;
   // Decodes every block (in parallel), so that a code no value of the layer has is found.
-  void check_values() const;
+  void check_values() const {
+    for_each_block([](uint64_t, const uint8_t*, uint64_t) {});
+  }
 
  private:
   void pread_exact(void* buf, size_t size, uint64_t offset) const;

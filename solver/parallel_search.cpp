@@ -208,8 +208,12 @@ Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int be
     // A table that wants to grow stops every search (they throw as if cancelled); it grows with
     // all threads out of it, and the moves not answered yet run again, finding their finished
     // subtrees in the table.
-    for (run(); table.growth_wanted() && !reached; run()) grow(table);
-    if (table.growth_wanted()) grow(table);
+    for (;;) {
+      run();
+      if (!table.growth_wanted()) break;
+      grow(table);
+      if (reached) break;
+    }
     return reached.load();
   };
   // The likeliest move first, by every thread, then the others: a test that the first move

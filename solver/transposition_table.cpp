@@ -99,12 +99,16 @@ void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_
   if (!shared_ && inserted_ > capacity() && mask_ + 1 < buckets_.size()) grow();
 }
 
-size_t TranspositionTable::grow_shared() {
+size_t TranspositionTable::widen(size_t factor) {
   const size_t old = mask_ + 1;
-  mask_ = std::min(buckets_.size(), old * 4) - 1;
+  mask_ = std::min(buckets_.size(), old * factor) - 1;
+  return old;
+}
+
+size_t TranspositionTable::grow_shared() {
   work_ = 0;
   grow_wanted_ = false;
-  return old;
+  return widen(4);
 }
 
 void TranspositionTable::split(size_t first, size_t last) {
@@ -122,9 +126,7 @@ void TranspositionTable::split(size_t first, size_t last) {
 
 void TranspositionTable::grow() {
   // Doubling: a table at most twice what the search needs, since fresh memory costs its zeroing.
-  const size_t old = mask_ + 1;
-  mask_ = std::min(buckets_.size(), old * 2) - 1;
-  split(0, old);
+  split(0, widen(2));
   inserted_ = 0;
 }
 

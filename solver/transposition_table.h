@@ -97,6 +97,8 @@ class TranspositionTable {
     return entry_of(const_cast<Bucket&>(k), b);
   }
   void grow();
+  // Uses `factor` times the buckets (up to all reserved); returns how many were in use.
+  size_t widen(size_t factor);
   static constexpr size_t kInitialBytes = size_t{1} << 20;
 
   HugeArray<Bucket> buckets_;  // a power of two of them, reserved: the most the table may use

@@ -25,7 +25,7 @@ struct LayerInfo {
   uint64_t boards = 0, bytes = 0;
   ResultCounts wdl;
   std::string writer;    // the kalah version that wrote the file
-  bool decoded = false;  // a current decoded copy exists (db/decoded_layer.h)
+  uint64_t decoded = 0;  // bytes of the current decoded copy (db/decoded_layer.h), if any
   std::string error;
 };
 
@@ -85,7 +85,7 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
     for (const LayerInfo& l : layers) {
       boards += l.boards;
       bytes += l.bytes;
-      if (l.decoded) decoded_bytes += DecodedLayer::kValuesOffset + l.boards;
+      decoded_bytes += l.decoded;
       if (!l.error.empty()) status = kExitFailure;
     }
     if (!missing.empty()) status = kExitFailure;
