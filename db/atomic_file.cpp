@@ -31,14 +31,8 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::write(const void* data, size_t size) {
-  auto p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t w = ::write(fd_, p, size);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) fail(tmp_, "write", w < 0 ? errno : ENOSPC);
-    p += w;
-    size -= static_cast<size_t>(w);
-  }
+  write_at(data, size, end_);
+  end_ += size;
 }
 
 void AtomicFile::write_at(const void* data, size_t size, uint64_t offset) const {

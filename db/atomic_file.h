@@ -20,7 +20,8 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   const std::string& tmp_path() const { return tmp_; }
-  // Appends at the end / writes at `offset`; thread-safe for disjoint ranges.
+  // Appends after what write() wrote before / writes at `offset` (thread-safe for disjoint
+  // ranges).
   void write(const void* data, size_t size);
   void write_at(const void* data, size_t size, uint64_t offset) const;
   // Syncs, renames into place and syncs the directory.
@@ -29,6 +30,7 @@ class AtomicFile {
  private:
   std::string dir_, path_, tmp_;
   int fd_ = -1;
+  uint64_t end_ = 0;  // where write() appends
 };
 
 }  // namespace kalah
