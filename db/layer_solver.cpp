@@ -9,10 +9,13 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <map>
+#include <span>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "db/row_moves.h"
 #include "db/value_code.h"
@@ -25,12 +28,15 @@ constexpr int kBatch = 32;        // boards whose children are prefetched togeth
 constexpr size_t kTileRows = 16;  // a tile: this many x rows by this many y rows
 
 // Where a layer's children are read and its values written: raw layers (null where held
-// compressed, read through `cold` instead), and the layer being computed.
+// compressed: lean mode), and the layer being computed.
 struct Layers {
   std::vector<const uint8_t*> raw;
-  const BlockCache* cold;
   uint8_t* out;
 };
+
+// A child in a compressed layer, as lean mode lists it: layer << 56 | rank.
+inline uint64_t cold_key(int layer, uint64_t rank) { return uint64_t(layer) << 56 | rank; }
+constexpr uint64_t kColdRankMask = (uint64_t{1} << 56) - 1;
 
 // One side of the boards of a row pair: a row set and the rows its moves leave.
 struct Rows {
@@ -42,21 +48,27 @@ struct Rows {
 // Computes boards in batches: first every child of every board of the batch is located and its
 // byte prefetched, then the values are read. Lookups into big layers miss the caches; this lets
 // the misses of a whole batch overlap instead of paying them one after another.
+//
+// With layers held compressed (lean mode) a tile is queued twice: first with `gather` set, which
+// only lists the keys of its children in those layers (cold_key) and computes nothing, then with
+// `cold_values` set to their values, resolved in between, read in the same order.
 class BatchSolver {
  public:
-  BatchSolver(const Rules& rules, const Ranker& ranker, int s, const Layers& layers)
+  BatchSolver(const Rules& rules, const Ranker& ranker, int s, const Layers& layers,
+              std::vector<uint64_t>* gather = nullptr, const uint8_t* cold_values = nullptr)
       : rules_(rules),
         ranker_(ranker),
         s_(s),
         layers_(layers.raw),
-        cold_(layers.cold),
-        out_(layers.out) {}
+        out_(layers.out),
+        gather_(gather),
+        cold_values_(cold_values) {}
 
   // Queues board (row i of `mover`, row j of `opponent`); all boards it depends on must be
   // computed or queued before it.
   void add(const Rows& mover, size_t i, const Rows& opponent, size_t j) {
     const int m = rules_.pits, k = mover.set.k, ko = opponent.set.k;
-    Pending& p = pending_[count_++];
+    Pending& p = gather_ ? scratch_ : pending_[count_];
     p.rank = ranker_.rank_of_rows(s_, k, mover.set.ranks[i], opponent.set.ranks[j]);
     p.children = 0;
     if (terminal(k, ko)) {
@@ -67,7 +79,7 @@ class BatchSolver {
       for (int pit = 0; pit < m; ++pit)
         if (x[pit] > 0) add_child(p, mover, i, opponent, j, pit);
     }
-    if (count_ == kBatch) flush();
+    if (!gather_ && ++count_ == kBatch) flush();
   }
 
   // Computes every queued board.
@@ -77,7 +89,7 @@ class BatchSolver {
       int best = p.best;
       for (int j = 0; j < p.children; ++j) {
         const Child& c = p.child[j];
-        const uint8_t e = c.cold ? cold_->value(c.layer, c.rank) : *c.at;
+        const uint8_t e = c.cold ? c.value : *c.at;
         if (e == kUnknownValue) throw std::logic_error("builder read a value not computed yet");
         best = std::max(best, move_value(c.extra_turn, c.gain, decode_value(rules_, c.layer, e)));
       }
@@ -90,7 +102,7 @@ class BatchSolver {
   struct Child {
     union {
       const uint8_t* at;  // the value's byte in a raw layer
-      uint64_t rank;      // the value's rank in a cold layer
+      uint8_t value;      // the value itself, from a compressed layer
     };
     int16_t gain;
     bool extra_turn;
@@ -120,16 +132,20 @@ class BatchSolver {
       p.best = std::max(p.best, move_value(extra_turn, gain, terminal_value(ck, cs - ck)));
       return;
     }
-    const uint64_t rank = ranker_.rank_of_rows(cs, ck, cm, co);
+    const bool cold = layers_[cs] == nullptr;  // a layer held compressed (lean mode)
+    if (gather_) {
+      if (cold) gather_->push_back(cold_key(cs, ranker_.rank_of_rows(cs, ck, cm, co)));
+      return;
+    }
     Child& c = p.child[p.children++];
     c.gain = static_cast<int16_t>(gain);
     c.extra_turn = extra_turn;
     c.layer = static_cast<uint8_t>(cs);
-    c.cold = layers_[cs] == nullptr;  // a layer held compressed (lean mode): read in flush()
-    if (c.cold) {
-      c.rank = rank;
+    c.cold = cold;
+    if (cold) {
+      c.value = *cold_values_++;
     } else {
-      c.at = layers_[cs] + rank;
+      c.at = layers_[cs] + ranker_.rank_of_rows(cs, ck, cm, co);
       __builtin_prefetch(c.at);
     }
   }
@@ -167,9 +183,11 @@ class BatchSolver {
   const Ranker& ranker_;
   const int s_;
   const std::vector<const uint8_t*>& layers_;
-  const BlockCache* const cold_;
   uint8_t* const out_;
+  std::vector<uint64_t>* const gather_;
+  const uint8_t* cold_values_;
   Pending pending_[kBatch];
+  Pending scratch_;  // the board being gathered
   int count_ = 0;
 };
 
@@ -187,24 +205,27 @@ class RowPair {
     if (!self()) ys_own_.emplace(ranker, s - k);
   }
 
+  const Rules& rules() const { return rules_; }
+  const Ranker& ranker() const { return ranker_; }
+  int seeds() const { return s_; }
   int x_groups() const { return static_cast<int>(xs_.set.group_end.size()); }
   int y_groups() const { return static_cast<int>(ys().set.group_end.size()); }
 
-  // Computes block (gx, gy) once every block before it in x and in y is done; returns the boards.
-  uint64_t compute_block(int gx, int gy, const Layers& layers) const {
+  // Block (gx, gy)'s tiles, each a task.
+  size_t tile_count(int gx, int gy) const {
     const Range xr = range(xs_.set, gx), yr = range(ys().set, gy);
-    const size_t x_tiles = (xr.end - xr.begin + kTileRows - 1) / kTileRows;
+    return ((xr.end - xr.begin + kTileRows - 1) / kTileRows) *
+           ((yr.end - yr.begin + kTileRows - 1) / kTileRows);
+  }
+
+  // Queues the boards of tile t of block (gx, gy); returns how many.
+  uint64_t queue_tile(BatchSolver& solver, int gx, int gy, size_t t) const {
+    const Range xr = range(xs_.set, gx), yr = range(ys().set, gy);
     const size_t y_tiles = (yr.end - yr.begin + kTileRows - 1) / kTileRows;
-    std::atomic<uint64_t> boards{0};
-    tbb::parallel_for(size_t{0}, x_tiles * y_tiles, [&](size_t t) {
-      const size_t x0 = xr.begin + (t / y_tiles) * kTileRows,
-                   y0 = yr.begin + (t % y_tiles) * kTileRows;
-      BatchSolver solver(rules_, ranker_, s_, layers);
-      boards += compute_tile(solver, x0, std::min(xr.end, x0 + kTileRows), y0,
-                             std::min(yr.end, y0 + kTileRows));
-      solver.flush();
-    });
-    return boards;
+    const size_t x0 = xr.begin + (t / y_tiles) * kTileRows,
+                 y0 = yr.begin + (t % y_tiles) * kTileRows;
+    return compute_tile(solver, x0, std::min(xr.end, x0 + kTileRows), y0,
+                        std::min(yr.end, y0 + kTileRows));
   }
 
   // The boards of the largest tile of block (gx, gy): the largest indivisible piece of work.
@@ -248,26 +269,244 @@ class RowPair {
   std::optional<Rows> ys_own_;  // the y rows, unless they are the x rows (self pair)
 };
 
-// Runs the blocks of a row pair as a wavefront: a block starts when the blocks before it in x and
-// in y are done. `done(boards)` is called after each block.
-void compute_row_pair(const RowPair& pair, const Layers& layers,
-                      const std::function<void(uint64_t)>& done) {
-  const int nx = pair.x_groups(), ny = pair.y_groups();
-  // Blocks waiting for predecessors: 2 inside, 1 on the first row or column, 0 at the corner.
-  std::vector<std::atomic<int>> waiting(static_cast<size_t>(nx) * ny);
-  for (int gx = 0; gx < nx; ++gx)
-    for (int gy = 0; gy < ny; ++gy) waiting[gx * ny + gy] = (gx > 0) + (gy > 0);
-  const std::pair<int, int> corner{0, 0};
-  tbb::parallel_for_each(&corner, &corner + 1,
-                         [&](std::pair<int, int> block, tbb::feeder<std::pair<int, int>>& feeder) {
-                           const auto [gx, gy] = block;
-                           done(pair.compute_block(gx, gy, layers));
-                           if (gx + 1 < nx && --waiting[(gx + 1) * ny + gy] == 0)
-                             feeder.add({gx + 1, gy});
-                           if (gy + 1 < ny && --waiting[gx * ny + gy + 1] == 0)
-                             feeder.add({gx, gy + 1});
-                         });
+// Tiles [t0, t1) of block (gx, gy) of a row pair; in lean mode, the values of the compressed
+// children of its tiles start at cold[0], cold[1], ... (one pointer per tile).
+struct Piece {
+  const RowPair* pair;
+  int gx, gy;
+  size_t t0, t1;
+  const uint8_t* const* cold = nullptr;
+};
+
+// Computes pieces as a wavefront: a piece starts when the pieces of the blocks before it in x and
+// in y are done, if they are among these (those that are not must be done already); at most one
+// piece per block. `done(boards)` is called after each piece.
+void run_pieces(const std::vector<Piece>& pieces, const Layers& layers,
+                const std::function<void(uint64_t)>& done) {
+  std::map<std::tuple<const RowPair*, int, int>, size_t> index;
+  for (size_t i = 0; i < pieces.size(); ++i)
+    index[{pieces[i].pair, pieces[i].gx, pieces[i].gy}] = i;
+  auto find = [&](const Piece& p, int gx, int gy) -> const size_t* {
+    const auto it = index.find({p.pair, gx, gy});
+    return it == index.end() ? nullptr : &it->second;
+  };
+  std::vector<std::atomic<int>> waiting(pieces.size());
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Piece& p = pieces[i];
+    waiting[i] = (find(p, p.gx - 1, p.gy) != nullptr) + (find(p, p.gx, p.gy - 1) != nullptr);
+    if (waiting[i] == 0) ready.push_back(i);
+  }
+  tbb::parallel_for_each(ready.begin(), ready.end(), [&](size_t i, tbb::feeder<size_t>& feeder) {
+    const Piece& p = pieces[i];
+    std::atomic<uint64_t> boards{0};
+    tbb::parallel_for(p.t0, p.t1, [&](size_t t) {
+      BatchSolver solver(p.pair->rules(), p.pair->ranker(), p.pair->seeds(), layers, nullptr,
+                         p.cold ? p.cold[t - p.t0] : nullptr);
+      boards += p.pair->queue_tile(solver, p.gx, p.gy, t);
+      solver.flush();
+    });
+    done(boards);
+    for (const size_t* next : {find(p, p.gx + 1, p.gy), find(p, p.gx, p.gy + 1)})
+      if (next && --waiting[*next] == 0) feeder.add(*next);
+  });
 }
+
+// Every block of a row pair, whole.
+std::vector<Piece> all_blocks(const RowPair& pair) {
+  std::vector<Piece> pieces;
+  for (int gx = 0; gx < pair.x_groups(); ++gx)
+    for (int gy = 0; gy < pair.y_groups(); ++gy)
+      pieces.push_back({&pair, gx, gy, 0, pair.tile_count(gx, gy)});
+  return pieces;
+}
+
+// A buffer reused from chunk to chunk: fresh pages would be zeroed by the kernel each time.
+template <class T>
+class Scratch {
+ public:
+  T* get(size_t n) {
+    if (n > size_) {
+      data_.reset();
+      data_ = std::make_unique_for_overwrite<T[]>(n);
+      size_ = n;
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  size_t size_ = 0;
+};
+
+// Lean mode: the row pairs one after another, each one's blocks in order of gx then gy (a block
+// comes after those it depends on), cut into chunks of tiles. A chunk lists the compressed
+// children of its tiles, bucketed by the file block that holds them (a counting sort, in parts
+// of tiles: parallel), decodes each block touched once (in parallel) to fill in their values,
+// and then computes its pieces, which read the values in the order they were listed.
+class LeanLayer {
+ public:
+  LeanLayer(const Layers& layers, const ColdLayers& cold, int pits,
+            const std::function<void(uint64_t)>& done)
+      : layers_(layers),
+        cold_(cold),
+        per_board_(pits),
+        pits_(pits),
+        done_(done),
+        parts_(8 * static_cast<size_t>(tbb::this_task_arena::max_concurrency())),
+        first_block_(cold.files.size() + 1, 0) {
+    for (size_t t = 0; t < cold.files.size(); ++t)
+      first_block_[t + 1] = first_block_[t] + cold.files[t]->header().blocks;
+  }
+
+  // Adds the blocks of a row pair, computing chunks as they fill.
+  void add(std::unique_ptr<RowPair> owned) {
+    pairs_.push_back(std::move(owned));
+    const RowPair& pair = *pairs_.back();
+    for (int gx = 0; gx < pair.x_groups(); ++gx)
+      for (int gy = 0; gy < pair.y_groups(); ++gy) {
+        const size_t tiles = pair.tile_count(gx, gy);
+        const uint64_t per_tile = std::max<uint64_t>(pair.largest_tile(gx, gy), 1);
+        for (size_t t = 0; t < tiles;) {
+          const uint64_t room = limit() > boards_ ? (limit() - boards_) / per_tile : 0;
+          const size_t take = std::clamp<uint64_t>(room, 1, tiles - t);
+          pieces_.push_back({&pair, gx, gy, t, t + take});
+          boards_ += take * per_tile;
+          t += take;
+          if (boards_ >= limit() || t < tiles) run();  // one piece per block in a chunk
+        }
+      }
+  }
+  void finish() { run(); }
+
+ private:
+  struct Lookup {
+    uint32_t index;   // of the child among the chunk's
+    uint32_t offset;  // of its value in its block
+  };
+
+  // Boards per chunk: its lists take 17 bytes a child (key, value, bucket entry), and a
+  // Lookup's index must fit 32 bits.
+  uint64_t limit() const {
+    const uint64_t boards = cold_.chunk_bytes / static_cast<uint64_t>(17 * per_board_);
+    return std::clamp<uint64_t>(boards, 2 * kTileRows * kTileRows, UINT32_MAX / pits_);
+  }
+
+  // The file block (numbered across the files) that holds a listed child, and its offset.
+  uint64_t block_of(uint64_t key, uint32_t& offset) const {
+    const uint64_t rank = key & kColdRankMask;
+    const size_t t = (key >> 56) - 1;
+    const uint32_t per_block = cold_.files[t]->header().boards_per_block;
+    offset = static_cast<uint32_t>(rank % per_block);
+    return first_block_[t] + rank / per_block;
+  }
+
+  void run() {
+    if (pieces_.empty()) return;
+    std::vector<std::pair<size_t, size_t>> tiles;  // (piece, tile)
+    for (size_t i = 0; i < pieces_.size(); ++i)
+      for (size_t t = pieces_[i].t0; t < pieces_[i].t1; ++t) tiles.emplace_back(i, t);
+    // List the children (part q: tiles [q n / parts, (q + 1) n / parts)), counting per block.
+    // Each tile's keys are copied into one buffer sized for the chunk, or, past its end (a chunk
+    // with more children than expected), into a vector of their own.
+    const size_t parts = std::min(parts_, tiles.size()), blocks = first_block_.back();
+    auto part = [&](size_t q) { return q * tiles.size() / parts; };
+    const size_t capacity = static_cast<size_t>(limit() * per_board_);
+    uint64_t* buffer = keys_.get(capacity);
+    std::atomic<size_t> used{0};
+    std::vector<std::span<const uint64_t>> keys(tiles.size());
+    std::vector<std::vector<uint64_t>> overflow(tiles.size());
+    uint32_t* count = counts_.get(parts * blocks);
+    std::atomic<uint64_t> boards{0};
+    tbb::parallel_for(size_t{0}, parts, size_t{1}, [&](size_t q) {
+      uint32_t* own = count + q * blocks;
+      std::fill(own, own + blocks, 0);
+      std::vector<uint64_t> tile;
+      for (size_t i = part(q); i < part(q + 1); ++i) {
+        const Piece& p = pieces_[tiles[i].first];
+        tile.clear();
+        BatchSolver gather(p.pair->rules(), p.pair->ranker(), p.pair->seeds(), layers_, &tile);
+        boards += p.pair->queue_tile(gather, p.gx, p.gy, tiles[i].second);
+        const size_t at = used.fetch_add(tile.size());
+        if (at + tile.size() <= capacity) {
+          std::copy(tile.begin(), tile.end(), buffer + at);
+          keys[i] = {buffer + at, tile.size()};
+        } else {
+          overflow[i] = tile;
+          keys[i] = overflow[i];
+        }
+        uint32_t offset;
+        for (const uint64_t key : keys[i]) ++own[block_of(key, offset)];
+      }
+    }, tbb::simple_partitioner());
+    // Bucket b of part q starts at count[q][b]; bucket b at start[b] in all.
+    std::vector<uint64_t> start(blocks + 1);
+    uint64_t children = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+      start[b] = children;
+      for (size_t q = 0; q < parts; ++q) {
+        const uint32_t n = count[q * blocks + b];
+        count[q * blocks + b] = static_cast<uint32_t>(children);
+        children += n;
+      }
+    }
+    start[blocks] = children;
+    Lookup* order = order_.get(children);
+    uint8_t* values = values_.get(children);
+    std::vector<const uint8_t*> tile_values(tiles.size());
+    for (size_t i = 0, at = 0; i < tiles.size(); at += keys[i++].size()) tile_values[i] = values + at;
+    tbb::parallel_for(size_t{0}, parts, size_t{1}, [&](size_t q) {
+      uint32_t* next = count + q * blocks;
+      for (size_t i = part(q); i < part(q + 1); ++i) {
+        const uint32_t first = static_cast<uint32_t>(tile_values[i] - values);
+        for (size_t j = 0; j < keys[i].size(); ++j) {
+          uint32_t offset;
+          const uint64_t b = block_of(keys[i][j], offset);
+          order[next[b]++] = {first + static_cast<uint32_t>(j), offset};
+        }
+      }
+    }, tbb::simple_partitioner());
+    overflow = {};
+    // Decode each block touched once and fill in its children's values.
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), [&](const auto& range) {
+      std::unique_ptr<uint8_t[]> data;
+      for (uint64_t b = range.begin(); b != range.end(); ++b) {
+        if (start[b] == start[b + 1]) continue;
+        const size_t t =
+            std::upper_bound(first_block_.begin(), first_block_.end(), b) - first_block_.begin() - 1;
+        const LayerFile& file = *cold_.files[t];
+        if (!data) data = std::make_unique_for_overwrite<uint8_t[]>(file.header().boards_per_block);
+        file.read_block(b - first_block_[t], data.get());
+        for (uint64_t i = start[b]; i < start[b + 1]; ++i) values[order[i].index] = data[order[i].offset];
+      }
+    });
+    // The next chunks are sized by the most children a board has had so far, with a margin.
+    if (boards > 0) seen_ = std::max(seen_, double(children) / boards);
+    per_board_ = std::clamp(seen_ * 1.25, 0.25, 1.0 * pits_);
+    for (size_t i = 0, first = 0; i < pieces_.size(); first += pieces_[i].t1 - pieces_[i].t0, ++i)
+      pieces_[i].cold = &tile_values[first];
+    run_pieces(pieces_, layers_, done_);
+    pieces_.clear();
+    boards_ = 0;
+    pairs_.erase(pairs_.begin(), pairs_.end() - 1);  // all but the one being added
+  }
+
+  const Layers& layers_;
+  const ColdLayers& cold_;
+  double per_board_;  // compressed children a board is expected to have, at most
+  double seen_ = 0;   // the most per board in a chunk so far
+  const int pits_;
+  const std::function<void(uint64_t)>& done_;
+  const size_t parts_;                     // of a chunk's tiles, listed and bucketed in parallel
+  Scratch<uint64_t> keys_;                 // the chunk's children's keys, tile by tile
+  std::vector<uint64_t> first_block_;      // [t - 1]: the number of layer t's first block
+  Scratch<uint32_t> counts_;               // [part][block]
+  Scratch<Lookup> order_;                  // the chunk's children, bucketed by block
+  Scratch<uint8_t> values_;                // the chunk's children's values, tile by tile
+  std::vector<std::unique_ptr<RowPair>> pairs_;  // those the chunk being formed reaches
+  std::vector<Piece> pieces_;                    // of the chunk being formed
+  uint64_t boards_ = 0;                          // its boards, at most
+};
 
 // The critical path of a row pair's wavefront in boards, each block counted as its largest tile
 // (the time with unboundedly many threads).
@@ -281,46 +520,65 @@ uint64_t critical_path(const RowPair& pair) {
   return path.back();
 }
 
+// The largest piece of a row pair and the critical path of its wavefront, into work.
+void account(const RowPair& pair, LayerWork& work) {
+  for (int gx = 0; gx < pair.x_groups(); ++gx)
+    for (int gy = 0; gy < pair.y_groups(); ++gy)
+      work.largest_piece = std::max(work.largest_piece, pair.largest_tile(gx, gy));
+  work.critical_path = std::max(work.critical_path, critical_path(pair));
+}
+
 }  // namespace
 
 LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                        const std::vector<const uint8_t*>& lower, const BlockCache* cold,
+                        const std::vector<const uint8_t*>& lower, const ColdLayers* cold,
                         uint8_t* out, const std::function<void(uint64_t)>& progress) {
   const uint64_t size = ranker.layer_size(s);
   std::memset(out, kUnknownValue, size);
-  Layers layers{lower, cold, out};
+  Layers layers{lower, out};
   layers.raw.resize(s + 1);
   layers.raw[s] = out;
-  for (int t = 1; t < s; ++t)
-    if (!layers.raw[t] && !cold) throw std::logic_error("builder has no source for a lower layer");
-  // Row pairs (k, s-k) are independent: largest first, so the threads finish together.
-  std::vector<int> ks;
-  for (int k = 0; 2 * k <= s; ++k) ks.push_back(k);
-  std::sort(ks.begin(), ks.end(), [&](int a, int b) {
-    return ranker.row_count(a) * ranker.row_count(s - a) >
-           ranker.row_count(b) * ranker.row_count(s - b);
-  });
+  for (int t = 1; t < s; ++t) {
+    if (layers.raw[t]) continue;
+    if (!cold || cold->files.size() < static_cast<size_t>(t))
+      throw std::logic_error("builder has no source for a lower layer");
+    if (ranker.layer_size(t) > kColdRankMask)
+      throw std::overflow_error("lean mode needs layers of fewer than 2^56 boards");
+  }
   std::atomic<uint64_t> done{0};
+  const std::function<void(uint64_t)> finished = [&](uint64_t boards) {
+    const uint64_t total = done.fetch_add(boards) + boards;
+    if (progress) progress(total);
+  };
   LayerWork work;
   work.boards = size;
-  std::mutex mutex;
-  tbb::parallel_for(
-      size_t{0}, ks.size(), size_t{1},
-      [&](size_t i) {
-        const RowPair pair(rules, ranker, s, ks[i]);
-        compute_row_pair(pair, layers, [&](uint64_t boards) {
-          const uint64_t total = done.fetch_add(boards) + boards;
-          if (progress) progress(total);
-        });
-        uint64_t largest = 0;
-        for (int gx = 0; gx < pair.x_groups(); ++gx)
-          for (int gy = 0; gy < pair.y_groups(); ++gy)
-            largest = std::max(largest, pair.largest_tile(gx, gy));
-        std::lock_guard lock(mutex);
-        work.largest_piece = std::max(work.largest_piece, largest);
-        work.critical_path = std::max(work.critical_path, critical_path(pair));
-      },
-      tbb::simple_partitioner());
+  if (cold) {
+    LeanLayer lean(layers, *cold, rules.pits, finished);
+    for (int k = 0; 2 * k <= s; ++k) {
+      auto pair = std::make_unique<RowPair>(rules, ranker, s, k);
+      account(*pair, work);
+      lean.add(std::move(pair));
+    }
+    lean.finish();
+  } else {
+    // Row pairs (k, s-k) are independent: largest first, so the threads finish together.
+    std::vector<int> ks;
+    for (int k = 0; 2 * k <= s; ++k) ks.push_back(k);
+    std::sort(ks.begin(), ks.end(), [&](int a, int b) {
+      return ranker.row_count(a) * ranker.row_count(s - a) >
+             ranker.row_count(b) * ranker.row_count(s - b);
+    });
+    std::mutex mutex;
+    tbb::parallel_for(
+        size_t{0}, ks.size(), size_t{1},
+        [&](size_t i) {
+          const RowPair pair(rules, ranker, s, ks[i]);
+          run_pieces(all_blocks(pair), layers, finished);
+          std::lock_guard lock(mutex);
+          account(pair, work);
+        },
+        tbb::simple_partitioner());
+  }
   if (done != size || std::memchr(out, kUnknownValue, size))
     throw std::logic_error("builder left a board uncomputed");
   return work;

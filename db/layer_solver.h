@@ -19,9 +19,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
-#include "db/block_cache.h"
+#include "db/layer_file.h"
 #include "solver/rank.h"
 #include "solver/rules.h"
 
@@ -36,13 +37,23 @@ struct LayerWork {
   uint64_t critical_path = 0;
 };
 
+// Lower layers held compressed (the builder's lean mode, db/builder.h): their children are read
+// from the layer files. The layer is then computed in chunks of tiles, row pair after row pair:
+// first every child of the chunk's boards that lies in a compressed layer is listed, then the
+// list is bucketed by file block and each block touched is decoded once, then the boards are
+// computed from the values found. `chunk_bytes` caps the lists of one chunk (17 bytes a child).
+struct ColdLayers {
+  const std::vector<std::unique_ptr<LayerFile>>& files;  // files[t - 1] is layer t
+  uint64_t chunk_bytes;
+};
+
 // Computes layer s into out (encoded values, db/value_code.h) from the complete lower layers,
 // with the calling thread's oneTBB arena. lower[t] holds layer t raw for t < s (lower[0] may be
-// empty: the empty board is terminal); where it is null, the layer is read through `cold`
-// instead (the builder's lean mode, db/builder.h). `progress(done)` is called from worker
-// threads with the boards finished so far (may be empty).
+// empty: the empty board is terminal); where it is null, the layer is read from its file in
+// `cold` instead. `progress(done)` is called from worker threads with the boards finished so far
+// (may be empty).
 LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                        const std::vector<const uint8_t*>& lower, const BlockCache* cold,
+                        const std::vector<const uint8_t*>& lower, const ColdLayers* cold,
                         uint8_t* out, const std::function<void(uint64_t)>& progress = {});
 
 }  // namespace kalah

@@ -7,6 +7,7 @@
 
 #include "db/builder.h"
 #include "db/file_names.h"
+#include "db/layer_solver.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -108,6 +109,52 @@ TEST(LeanMode, KilledLeanBuildResumesToIdenticalFilesWithinItsMemory) {
 #ifndef __SANITIZE_ADDRESS__  // AddressSanitizer's shadow memory and quarantine come on top
   EXPECT_LT(max_rss_kib * 1024.0, 0.1 * (1 << 30)) << "peak " << max_rss_kib << " KiB";
 #endif
+}
+
+}  // namespace
+}  // namespace kalah
+
+namespace kalah {
+namespace {
+
+// Lean mode's chunks (db/layer_solver.h): a layer computed from compressed lower layers in chunks
+// of any size (down to one tile, which splits blocks and row pairs across chunks) equals the
+// layer computed from raw ones, also with only some lower layers compressed.
+TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
+  const Rules six{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+  const struct {
+    Rules rules;
+    int s;
+  } cases[] = {{test::all_variants(4)[1], 10}, {test::all_variants(4)[6], 10}, {six, 12}};
+  for (const auto& c : cases) {
+    test::TempDir dir;
+    test::build(dir.str(), c.rules, c.s - 1);
+    const Ranker ranker(c.rules.pits, c.s);
+    std::vector<std::unique_ptr<LayerFile>> files;
+    std::vector<std::vector<uint8_t>> raw(c.s);
+    std::vector<const uint8_t*> all_raw(c.s, nullptr);
+    for (int t = 1; t < c.s; ++t) {
+      files.push_back(std::make_unique<LayerFile>(dir.str(layer_file_name(c.rules, t)), c.rules, t));
+      raw[t].resize(ranker.layer_size(t));
+      files.back()->read_all(raw[t].data());
+      all_raw[t] = raw[t].data();
+    }
+    std::vector<uint8_t> expected(ranker.layer_size(c.s));
+    compute_layer(c.rules, ranker, c.s, all_raw, nullptr, expected.data());
+    std::vector<const uint8_t*> top_raw(c.s, nullptr);  // the layer below raw, the rest not
+    top_raw[c.s - 1] = raw[c.s - 1].data();
+    for (const auto& lower : {std::vector<const uint8_t*>(c.s, nullptr), top_raw}) {
+      for (uint64_t chunk_bytes : {uint64_t{1}, uint64_t{64} << 10, uint64_t{1} << 30}) {
+        std::vector<uint8_t> got(expected.size());
+        const ColdLayers cold{files, chunk_bytes};
+        const LayerWork work = compute_layer(c.rules, ranker, c.s, lower, &cold, got.data());
+        EXPECT_EQ(work.boards, expected.size());
+        EXPECT_TRUE(got == expected) << describe(c.rules) << " s=" << c.s << ", chunks of "
+                                     << chunk_bytes << " bytes, layer below "
+                                     << (lower[c.s - 1] ? "raw" : "compressed");
+      }
+    }
+  }
 }
 
 }  // namespace
