@@ -22,16 +22,16 @@ uint64_t machine_memory() {
   return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
 }
 
-// Beside the raw layers: 64 MiB for buffers and code, and the row tables (db/row_moves.h) of the
+// Beside the raw layers: 32 MiB for buffers and code, and the row tables (db/row_moves.h) of the
 // row pairs in flight, one per thread, the largest holding the rows of s seeds.
 uint64_t overhead_bytes(const Ranker& ranker, int s, int threads) {
   const uint64_t rows = ranker.row_count(s) + 1;
-  return (uint64_t{64} << 20) + static_cast<uint64_t>(threads) * rows * (33 * ranker.pits() + 16);
+  return (uint64_t{32} << 20) + static_cast<uint64_t>(threads) * rows * (33 * ranker.pits() + 16);
 }
 
-constexpr uint64_t kMinCacheBytes = uint64_t{1} << 20;  // chunks of 10^4 boards: slow, but correct
+constexpr uint64_t kMinChunkBytes = uint64_t{1} << 20;  // chunks of 10^4 boards: slow, but correct
 // Lean mode holds another layer raw only if the chunks' lists keep at least this much.
-constexpr uint64_t kCacheFloor = uint64_t{256} << 20;
+constexpr uint64_t kChunkFloor = uint64_t{256} << 20;
 
 // Removes the temporary files of interrupted builds: with the directory locked, none is live.
 void remove_temporary_files(const std::string& dir) {
@@ -77,7 +77,7 @@ MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
   const int threads = thread_count(o.threads);
   MemoryPlan plan;
   plan.window_start.assign(o.max_seeds + 1, 1);
-  plan.cache_bytes.assign(o.max_seeds + 1, 0);
+  plan.chunk_bytes.assign(o.max_seeds + 1, 0);
   plan.layer_bytes.assign(o.max_seeds + 1, 0);
   for (int s = 1; s <= o.max_seeds; ++s)
     plan.layer_bytes[s] = build_memory_estimate(ranker, s, threads);
@@ -88,7 +88,7 @@ MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
   plan.lean = true;
   plan.peak = 0;
   auto lean_minimum = [&](int s) {  // layer s, overhead, the smallest lists
-    return ranker.layer_size(s) + overhead_bytes(ranker, s, threads) + kMinCacheBytes;
+    return ranker.layer_size(s) + overhead_bytes(ranker, s, threads) + kMinChunkBytes;
   };
   for (int s = 1; s <= o.max_seeds; ++s) {
     if (lean_minimum(s) > limit) {
@@ -106,19 +106,18 @@ MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
     int start = s;
     uint64_t raw = ranker.layer_size(s);
     const uint64_t all_raw = build_memory_estimate(ranker, s, threads);
-    if (plan.window_start[s - 1] == 1 && all_raw <= limit) {  // no layer read from its file
+    if (!o.lean && plan.window_start[s - 1] == 1 && all_raw <= limit) {  // as normal mode
       start = 1;
       raw = all_raw - overhead;
     }
     while (start > 1 && start > plan.window_start[s - 1] &&
-           raw + ranker.layer_size(start - 1) + overhead + kCacheFloor <= limit)
+           raw + ranker.layer_size(start - 1) + overhead + kChunkFloor <= limit)
       raw += ranker.layer_size(--start);
     plan.window_start[s] = start;
-    // An eighth of what is left is kept from the cache for what the estimate does not see
-    // (decoded blocks churning through the heap, threads' buffers): m = 6, 30 seeds in 8 GiB
-    // peaked 2 % over the limit with none of it kept, 0.9 % over with a sixteenth.
-    plan.cache_bytes[s] = start > 1 ? (limit - raw - overhead) / 8 * 7 : 0;
-    plan.layer_bytes[s] = raw + overhead + plan.cache_bytes[s] / 7 * 8;
+    // An eighth of what is left is kept from the chunks for what the estimate does not see
+    // (the heap's slack, threads' buffers and stacks, zstd's contexts).
+    plan.chunk_bytes[s] = start > 1 ? (limit - raw - overhead) / 8 * 7 : 0;
+    plan.layer_bytes[s] = raw + overhead + plan.chunk_bytes[s] / 7 * 8;
     plan.peak = std::max(plan.peak, plan.layer_bytes[s]);
   }
   return plan;
@@ -169,8 +168,9 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
     observer.note(
         "lean mode: the layers do not fit the memory limit raw (" +
         std::to_string(build_memory_estimate(ranker, o.max_seeds, threads.threads()) >> 20) +
-        " MiB); the top layers are held raw and lower ones read from their files "
-        "through a cache of decoded blocks; estimated peak " +
+        " MiB); the layer being built is held raw (and those below it while they fit), the "
+        "others are read from their files in chunks, each block decoded once a chunk; "
+        "estimated peak " +
         std::to_string(plan.peak >> 20) + " MiB");
 
   // Valid layers are kept, and loaded where a layer to build needs them raw. needed_until[t]:
@@ -183,7 +183,7 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
 
   std::vector<HugeArray<uint8_t>> layers(o.max_seeds + 1);
   std::vector<const uint8_t*> lower(o.max_seeds + 1, nullptr);
-  std::vector<std::unique_ptr<LayerFile>> files;  // layers 1.. on disk, for the lean cache
+  std::vector<std::unique_ptr<LayerFile>> files;  // layers 1.. on disk, for lean mode
   for (int s = 1; s <= o.max_seeds; ++s) {
     LayerEvent ev;
     ev.seeds = s;
@@ -198,7 +198,7 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
       LayerFile(path, o.rules, s).read_all(layers[s].data());
     } else if (!valid[s]) {
       layers[s] = HugeArray<uint8_t>(ev.boards);
-      const ColdLayers cold{files, plan.cache_bytes[s]};
+      const ColdLayers cold{files, plan.chunk_bytes[s]};
       const LayerWork work = compute_layer(
           o.rules, ranker, s, lower, plan.window_start[s] > 1 ? &cold : nullptr, layers[s].data(),
           [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });

@@ -10,10 +10,10 @@
 #include <climits>
 #include <cstring>
 #include <map>
-#include <span>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -361,6 +361,11 @@ class LeanLayer {
 
   // Adds the blocks of a row pair, computing chunks as they fill.
   void add(std::unique_ptr<RowPair> owned) {
+    // Pairs differ in how many of their children lie in compressed layers (k = 0: none): each
+    // learns its own, from a first chunk sized for the most.
+    run();
+    seen_ = 0;
+    per_board_ = pits_;
     pairs_.push_back(std::move(owned));
     const RowPair& pair = *pairs_.back();
     for (int gx = 0; gx < pair.x_groups(); ++gx)

@@ -2,7 +2,7 @@
 # Benchmarks: builds kalah (Release), runs `kalah bench --json` (m = 6, layers <= 20 by default;
 # pass --max-seeds 24 for the full workstation figure, and any other bench option) and prints its
 # figures, compares its signature with scripts/bench-signatures.txt, times the same build on one
-# thread, a one-position query in a fresh process, and Kalah(6,4)'s value with the benchmark
+# thread and in lean mode, a one-position query in a fresh process, and Kalah(6,4)'s value with the benchmark
 # database. Exits 1 when the signature differs from the recorded one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +11,8 @@ scripts/build.sh
 kalah=build/tools/kalah
 dir=$(mktemp -d /tmp/kalah-bench-XXXXXX)
 one=$(mktemp -d /tmp/kalah-bench-1-XXXXXX)
-trap 'rm -rf "$dir" "$one"' EXIT
+lean=$(mktemp -d /tmp/kalah-bench-lean-XXXXXX)
+trap 'rm -rf "$dir" "$one" "$lean"' EXIT
 
 # field FILE EXPRESSION: a value out of a JSON object (o), e.g. 'o["build"]["seconds"]'.
 field() { python3 -c "import json, sys; o = json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -68,7 +69,23 @@ tn=$(field "$bench" 'o["build"]["seconds"]')
 echo "threads: 1 thread $t1 s, $(field "$bench" 'o["threads"]') threads $tn s:" \
      "$(field "$bench" "'%.2f' % ($t1 / $tn)")x; peak memory on 1 thread" \
      "$(field "$one.json" "'%.0f MiB' % (o['peak_memory_bytes'] / 2**20)")"
-rm -f "$one.json" "$bench"
+rm -f "$one.json"
+
+# Lean mode on the same layers within three quarters of what the normal build estimates for its
+# top layer: the top layers read the lower ones from their files in chunks (db/layer_solver.h).
+limit=$(field "$bench" "'%.4f' % (0.75 * o['build']['layers'][-1]['memory'] / 2**30)")
+"$kalah" build --db "$lean" --pits "$pits" --max-seeds "$top" --capture "$capture" \
+  --memory "$limit" --json >"$lean.json"
+head -n 1 "$lean.json" >"$lean.start.json"
+tail -n 1 "$lean.json" >"$lean.done.json"
+same=identical
+for f in "$dir"/*.kdb; do cmp -s "$f" "$lean/$(basename "$f")" || same=DIFFERENT; done
+echo "lean:   --memory $limit (3/4 of the normal estimate): $(field "$lean.done.json" 'o["built_seconds"]') s," \
+     "$(field "$lean.done.json" "'%.2f' % (o['built_seconds'] / $tn)")x the normal build's time;" \
+     "peak memory $(field "$lean.done.json" "'%.0f MiB' % (o['peak_memory_bytes'] / 2**20)") for an" \
+     "estimate of $(field "$lean.start.json" "'%.0f MiB' % (o['estimated_peak_bytes'] / 2**20)"); files $same"
+[ "$same" = identical ] || status=1
+rm -f "$lean.json" "$lean.start.json" "$lean.done.json" "$bench"
 
 # The parallel search (value only, no database): node rate and 1 -> all threads, best of 3
 # each (this machine's times vary by a third from run to run).

@@ -93,6 +93,7 @@ void print_json(const BenchOptions& o, int threads, const BuildBench& built,
                            .add("seconds", e.seconds)
                            .add("compute_seconds", e.compute_seconds)
                            .add("file_bytes", e.file_bytes)
+                           .add("memory", e.memory)
                            .add("largest_piece", e.largest_piece)
                            .add("critical_path", e.critical_path));
   const BuildTotals& t = built.totals;

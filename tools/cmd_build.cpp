@@ -37,10 +37,11 @@ constexpr CommandHelp kHelp = {
     "mid-way is recomputed, and the files come out byte-identical for any thread count.\n"
     "Memory: all layers up to the one being built are held raw (1 byte per board; for m = 6,\n"
     "layers up to 20 hold 0.23 GB, up to 24 1.25 GB, up to 30 11.1 GB). When that exceeds\n"
-    "--memory the build runs in lean mode: only the layer being built and the one below are\n"
-    "held raw (m = 6, 30 seeds: 5.5 GB; 34 seeds: 17.8 GB) and lower layers are read from their\n"
-    "files through a cache of decoded blocks given the rest of the limit. The same files come\n"
-    "out; the memory each layer needs is printed before it starts.",
+    "--memory the build runs in lean mode: only the layer being built is held raw (m = 6,\n"
+    "30 seeds: 3.2 GB; 34 seeds: 10.2 GB), with the layers below it while they fit, and the\n"
+    "others are read from their files in chunks of boards, each block decoded once a chunk\n"
+    "(the bigger the limit, the bigger the chunks). The same files come out; the memory each\n"
+    "layer needs is printed before it starts.",
     "  kalah build --db db --max-seeds 20 --capture empty\n"
     "  kalah build --db db --pits 4 --max-seeds 16 --threads 1\n"
     "  kalah build --db db --max-seeds 30 --memory 8           lean mode within 8 GiB\n"};
@@ -178,8 +179,8 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "memory limit; 0 = the machine's memory. Past it the build switches to lean mode, or "
       "refuses to start if even that does not fit")(
       "lean", po::bool_switch(&o.lean),
-      "lean mode even when the layers would fit raw: two layers raw, the lower ones read "
-      "through a cache of decoded blocks (the rest of --memory)")(
+      "lean mode even when the layers would fit raw: the layer being built raw, the lower "
+      "ones read from their files in chunks (the rest of --memory)")(
       "zstd-level", po::value(&o.zstd_level)->default_value(o.zstd_level)->value_name("L"),
       "zstd compression level 1..19: higher is smaller and slower to build, as fast to read")(
       "json", po::bool_switch(&o.json), "one JSON object per line for each event (docs/json.md)");
