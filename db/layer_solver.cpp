@@ -359,32 +359,35 @@ class LeanLayer {
       first_block_[t + 1] = first_block_[t] + cold.files[t]->header().blocks;
   }
 
-  // Adds the blocks of a row pair, computing chunks as they fill.
+  // Adds the blocks of a row pair, computing chunks as they fill (chunks do not span pairs).
   void add(std::unique_ptr<RowPair> owned) {
+    run();
+    pair_ = std::move(owned);
     // Pairs differ in how many of their children lie in compressed layers (k = 0: none): each
     // learns its own, from a first chunk sized for the most.
-    run();
     seen_ = 0;
     per_board_ = pits_;
-    pairs_.push_back(std::move(owned));
-    const RowPair& pair = *pairs_.back();
-    for (int gx = 0; gx < pair.x_groups(); ++gx)
-      for (int gy = 0; gy < pair.y_groups(); ++gy) {
-        const size_t tiles = pair.tile_count(gx, gy);
-        const uint64_t per_tile = std::max<uint64_t>(pair.largest_tile(gx, gy), 1);
-        for (size_t t = 0; t < tiles;) {
-          const uint64_t room = limit() > boards_ ? (limit() - boards_) / per_tile : 0;
-          const size_t take = std::clamp<uint64_t>(room, 1, tiles - t);
-          pieces_.push_back({&pair, gx, gy, t, t + take});
-          boards_ += take * per_tile;
-          t += take;
-          if (boards_ >= limit() || t < tiles) run();  // one piece per block in a chunk
-        }
-      }
+    const RowPair& pair = *pair_;
+    for (int gx = 0; gx < pair.x_groups(); ++gx)  // a block after those it depends on
+      for (int gy = 0; gy < pair.y_groups(); ++gy) add_block(pair, gx, gy);
   }
   void finish() { run(); }
 
  private:
+  // Adds the tiles of block (gx, gy), computing chunks as they fill.
+  void add_block(const RowPair& pair, int gx, int gy) {
+    const size_t tiles = pair.tile_count(gx, gy);
+    const uint64_t per_tile = std::max<uint64_t>(pair.largest_tile(gx, gy), 1);
+    for (size_t t = 0; t < tiles;) {
+      const uint64_t room = limit() > boards_ ? (limit() - boards_) / per_tile : 0;
+      const size_t take = std::clamp<uint64_t>(room, 1, tiles - t);
+      pieces_.push_back({&pair, gx, gy, t, t + take});
+      boards_ += take * per_tile;
+      t += take;
+      if (boards_ >= limit() || t < tiles) run();  // one piece per block in a chunk
+    }
+  }
+
   struct Lookup {
     uint32_t index;   // of the child among the chunk's
     uint32_t offset;  // of its value in its block
@@ -485,7 +488,7 @@ class LeanLayer {
         for (uint64_t i = start[b]; i < start[b + 1]; ++i) values[order[i].index] = data[order[i].offset];
       }
     });
-    // The next chunks are sized by the most children a board has had so far, with a margin.
+    // The pair's next chunks are sized by the most children a board has had, with a margin.
     if (boards > 0) seen_ = std::max(seen_, double(children) / boards);
     per_board_ = std::clamp(seen_ * 1.25, 0.25, 1.0 * pits_);
     for (size_t i = 0, first = 0; i < pieces_.size(); first += pieces_[i].t1 - pieces_[i].t0, ++i)
@@ -493,13 +496,12 @@ class LeanLayer {
     run_pieces(pieces_, layers_, done_);
     pieces_.clear();
     boards_ = 0;
-    pairs_.erase(pairs_.begin(), pairs_.end() - 1);  // all but the one being added
   }
 
   const Layers& layers_;
   const ColdLayers& cold_;
   double per_board_;  // compressed children a board is expected to have, at most
-  double seen_ = 0;   // the most per board in a chunk so far
+  double seen_ = 0;   // the most per board in a chunk of this row pair
   const int pits_;
   const std::function<void(uint64_t)>& done_;
   const size_t parts_;                     // of a chunk's tiles, listed and bucketed in parallel
@@ -508,9 +510,9 @@ class LeanLayer {
   Scratch<uint32_t> counts_;               // [part][block]
   Scratch<Lookup> order_;                  // the chunk's children, bucketed by block
   Scratch<uint8_t> values_;                // the chunk's children's values, tile by tile
-  std::vector<std::unique_ptr<RowPair>> pairs_;  // those the chunk being formed reaches
-  std::vector<Piece> pieces_;                    // of the chunk being formed
-  uint64_t boards_ = 0;                          // its boards, at most
+  std::unique_ptr<RowPair> pair_;  // the one being added
+  std::vector<Piece> pieces_;      // of the chunk being formed
+  uint64_t boards_ = 0;            // its boards, at most
 };
 
 // The critical path of a row pair's wavefront in boards, each block counted as its largest tile
