@@ -208,8 +208,7 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
       ev.compute_seconds = since(t0);
       write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards, o.zstd_level);
       // Lean mode's lists of children are freed by now, but glibc keeps freed heap pages
-      // resident: a tighter next layer would find the process over its limit (m = 6, 22 seeds
-      // in 0.3 GiB peaked 10 MiB higher without this).
+      // resident until trimmed, and the next layer's lists would come on top of them.
       if (plan.lean) malloc_trim(0);
     }
     lower[s] = layers[s].data();
