@@ -541,7 +541,12 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
                         const std::vector<const uint8_t*>& lower, const ColdLayers* cold,
                         uint8_t* out, const std::function<void(uint64_t)>& progress) {
   const uint64_t size = ranker.layer_size(s);
-  std::memset(out, kUnknownValue, size);
+  // In parallel: the first touch of fresh memory (the kernel zeroing its pages) is slow on a VM,
+  // and done by one thread it held the other idle.
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, size, uint64_t{1} << 24),
+                    [&](const tbb::blocked_range<uint64_t>& r) {
+                      std::memset(out + r.begin(), kUnknownValue, r.size());
+                    });
   Layers layers{lower, out};
   layers.raw.resize(s + 1);
   layers.raw[s] = out;
