@@ -8,14 +8,13 @@
 #include <array>
 #include <atomic>
 #include <climits>
+#include <cstdint>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
-#include <tuple>
 
 #include "db/row_moves.h"
 #include "db/value_code.h"
@@ -35,7 +34,9 @@ struct Layers {
 };
 
 // A child in a compressed layer, as lean mode lists it: layer << 56 | rank.
-inline uint64_t cold_key(int layer, uint64_t rank) { return uint64_t(layer) << 56 | rank; }
+inline uint64_t cold_key(int layer, uint64_t rank) {
+  return uint64_t(layer) << 56 | rank;
+}
 constexpr uint64_t kColdRankMask = (uint64_t{1} << 56) - 1;
 
 // One side of the boards of a row pair: a row set and the rows its moves leave.
@@ -272,42 +273,42 @@ class RowPair {
 // Tiles [t0, t1) of block (gx, gy) of a row pair; in lean mode, the values of the compressed
 // children of its tiles start at cold[0], cold[1], ... (one pointer per tile).
 struct Piece {
-  const RowPair* pair;
   int gx, gy;
   size_t t0, t1;
   const uint8_t* const* cold = nullptr;
 };
 
-// Computes pieces as a wavefront: a piece starts when the pieces of the blocks before it in x and
-// in y are done, if they are among these (those that are not must be done already); at most one
-// piece per block. `done(boards)` is called after each piece.
-void run_pieces(const std::vector<Piece>& pieces, const Layers& layers,
+// Computes pieces of one row pair as a wavefront: a piece starts when the pieces of the blocks
+// before it in x and in y are done, if they are among these (those that are not must be done
+// already); at most one piece per block. `done(boards)` is called after each piece.
+void run_pieces(const RowPair& pair, const std::vector<Piece>& pieces, const Layers& layers,
                 const std::function<void(uint64_t)>& done) {
-  std::map<std::tuple<const RowPair*, int, int>, size_t> index;
-  for (size_t i = 0; i < pieces.size(); ++i)
-    index[{pieces[i].pair, pieces[i].gx, pieces[i].gy}] = i;
-  auto find = [&](const Piece& p, int gx, int gy) -> const size_t* {
-    const auto it = index.find({p.pair, gx, gy});
-    return it == index.end() ? nullptr : &it->second;
+  const int nx = pair.x_groups(), ny = pair.y_groups();
+  std::vector<size_t> index(static_cast<size_t>(nx) * ny, SIZE_MAX);  // [gx * ny + gy]
+  for (size_t i = 0; i < pieces.size(); ++i) index[pieces[i].gx * ny + pieces[i].gy] = i;
+  auto find = [&](int gx, int gy) -> const size_t* {
+    if (gx < 0 || gy < 0 || gx >= nx || gy >= ny) return nullptr;
+    const size_t* i = &index[gx * ny + gy];
+    return *i == SIZE_MAX ? nullptr : i;
   };
   std::vector<std::atomic<int>> waiting(pieces.size());
   std::vector<size_t> ready;
   for (size_t i = 0; i < pieces.size(); ++i) {
     const Piece& p = pieces[i];
-    waiting[i] = (find(p, p.gx - 1, p.gy) != nullptr) + (find(p, p.gx, p.gy - 1) != nullptr);
+    waiting[i] = (find(p.gx - 1, p.gy) != nullptr) + (find(p.gx, p.gy - 1) != nullptr);
     if (waiting[i] == 0) ready.push_back(i);
   }
   tbb::parallel_for_each(ready.begin(), ready.end(), [&](size_t i, tbb::feeder<size_t>& feeder) {
     const Piece& p = pieces[i];
     std::atomic<uint64_t> boards{0};
     tbb::parallel_for(p.t0, p.t1, [&](size_t t) {
-      BatchSolver solver(p.pair->rules(), p.pair->ranker(), p.pair->seeds(), layers, nullptr,
+      BatchSolver solver(pair.rules(), pair.ranker(), pair.seeds(), layers, nullptr,
                          p.cold ? p.cold[t - p.t0] : nullptr);
-      boards += p.pair->queue_tile(solver, p.gx, p.gy, t);
+      boards += pair.queue_tile(solver, p.gx, p.gy, t);
       solver.flush();
     });
     done(boards);
-    for (const size_t* next : {find(p, p.gx + 1, p.gy), find(p, p.gx, p.gy + 1)})
+    for (const size_t* next : {find(p.gx + 1, p.gy), find(p.gx, p.gy + 1)})
       if (next && --waiting[*next] == 0) feeder.add(*next);
   });
 }
@@ -317,7 +318,7 @@ std::vector<Piece> all_blocks(const RowPair& pair) {
   std::vector<Piece> pieces;
   for (int gx = 0; gx < pair.x_groups(); ++gx)
     for (int gy = 0; gy < pair.y_groups(); ++gy)
-      pieces.push_back({&pair, gx, gy, 0, pair.tile_count(gx, gy)});
+      pieces.push_back({gx, gy, 0, pair.tile_count(gx, gy)});
   return pieces;
 }
 
@@ -350,7 +351,6 @@ class LeanLayer {
             const std::function<void(uint64_t)>& done)
       : layers_(layers),
         cold_(cold),
-        per_board_(pits),
         pits_(pits),
         done_(done),
         parts_(8 * static_cast<size_t>(tbb::this_task_arena::max_concurrency())),
@@ -366,22 +366,20 @@ class LeanLayer {
     // Pairs differ in how many of their children lie in compressed layers (k = 0: none): each
     // learns its own, from a first chunk sized for the most.
     seen_ = 0;
-    per_board_ = pits_;
-    const RowPair& pair = *pair_;
-    for (int gx = 0; gx < pair.x_groups(); ++gx)  // a block after those it depends on
-      for (int gy = 0; gy < pair.y_groups(); ++gy) add_block(pair, gx, gy);
+    for (int gx = 0; gx < pair_->x_groups(); ++gx)  // a block after those it depends on
+      for (int gy = 0; gy < pair_->y_groups(); ++gy) add_block(gx, gy);
   }
   void finish() { run(); }
 
  private:
-  // Adds the tiles of block (gx, gy), computing chunks as they fill.
-  void add_block(const RowPair& pair, int gx, int gy) {
-    const size_t tiles = pair.tile_count(gx, gy);
-    const uint64_t per_tile = std::max<uint64_t>(pair.largest_tile(gx, gy), 1);
+  // Adds the tiles of block (gx, gy) of the pair, computing chunks as they fill.
+  void add_block(int gx, int gy) {
+    const size_t tiles = pair_->tile_count(gx, gy);
+    const uint64_t per_tile = std::max<uint64_t>(pair_->largest_tile(gx, gy), 1);
     for (size_t t = 0; t < tiles;) {
       const uint64_t room = limit() > boards_ ? (limit() - boards_) / per_tile : 0;
       const size_t take = std::clamp<uint64_t>(room, 1, tiles - t);
-      pieces_.push_back({&pair, gx, gy, t, t + take});
+      pieces_.push_back({gx, gy, t, t + take});
       boards_ += take * per_tile;
       t += take;
       if (boards_ >= limit() || t < tiles) run();  // one piece per block in a chunk
@@ -393,10 +391,16 @@ class LeanLayer {
     uint32_t offset;  // of its value in its block
   };
 
+  // Compressed children a board is expected to have at most: m before the pair's first chunk,
+  // then 1.25 times the most a chunk of the pair has had.
+  double per_board() const {
+    return seen_ > 0 ? std::clamp(seen_ * 1.25, 0.25, 1.0 * pits_) : pits_;
+  }
+
   // Boards per chunk: its lists take 17 bytes a child (key, value, bucket entry), and a
   // Lookup's index must fit 32 bits.
   uint64_t limit() const {
-    const uint64_t boards = cold_.chunk_bytes / static_cast<uint64_t>(17 * per_board_);
+    const uint64_t boards = cold_.chunk_bytes / static_cast<uint64_t>(17 * per_board());
     return std::clamp<uint64_t>(boards, 2 * kTileRows * kTileRows, UINT32_MAX / pits_);
   }
 
@@ -419,34 +423,37 @@ class LeanLayer {
     // with more children than expected), into a vector of their own.
     const size_t parts = std::min(parts_, tiles.size()), blocks = first_block_.back();
     auto part = [&](size_t q) { return q * tiles.size() / parts; };
-    const size_t capacity = static_cast<size_t>(limit() * per_board_);
+    const size_t capacity = static_cast<size_t>(limit() * per_board());
     uint64_t* buffer = keys_.get(capacity);
     std::atomic<size_t> used{0};
     std::vector<std::span<const uint64_t>> keys(tiles.size());
     std::vector<std::vector<uint64_t>> overflow(tiles.size());
     uint32_t* count = counts_.get(parts * blocks);
     std::atomic<uint64_t> boards{0};
-    tbb::parallel_for(size_t{0}, parts, size_t{1}, [&](size_t q) {
-      uint32_t* own = count + q * blocks;
-      std::fill(own, own + blocks, 0);
-      std::vector<uint64_t> tile;
-      for (size_t i = part(q); i < part(q + 1); ++i) {
-        const Piece& p = pieces_[tiles[i].first];
-        tile.clear();
-        BatchSolver gather(p.pair->rules(), p.pair->ranker(), p.pair->seeds(), layers_, &tile);
-        boards += p.pair->queue_tile(gather, p.gx, p.gy, tiles[i].second);
-        const size_t at = used.fetch_add(tile.size());
-        if (at + tile.size() <= capacity) {
-          std::copy(tile.begin(), tile.end(), buffer + at);
-          keys[i] = {buffer + at, tile.size()};
-        } else {
-          overflow[i] = tile;
-          keys[i] = overflow[i];
-        }
-        uint32_t offset;
-        for (const uint64_t key : keys[i]) ++own[block_of(key, offset)];
-      }
-    }, tbb::simple_partitioner());
+    tbb::parallel_for(
+        size_t{0}, parts, size_t{1},
+        [&](size_t q) {
+          uint32_t* own = count + q * blocks;
+          std::fill(own, own + blocks, 0);
+          std::vector<uint64_t> tile;
+          for (size_t i = part(q); i < part(q + 1); ++i) {
+            const Piece& p = pieces_[tiles[i].first];
+            tile.clear();
+            BatchSolver gather(pair_->rules(), pair_->ranker(), pair_->seeds(), layers_, &tile);
+            boards += pair_->queue_tile(gather, p.gx, p.gy, tiles[i].second);
+            const size_t at = used.fetch_add(tile.size());
+            if (at + tile.size() <= capacity) {
+              std::copy(tile.begin(), tile.end(), buffer + at);
+              keys[i] = {buffer + at, tile.size()};
+            } else {
+              overflow[i] = tile;
+              keys[i] = overflow[i];
+            }
+            uint32_t offset;
+            for (const uint64_t key : keys[i]) ++own[block_of(key, offset)];
+          }
+        },
+        tbb::simple_partitioner());
     // Bucket b of part q starts at count[q][b]; bucket b at start[b] in all.
     std::vector<uint64_t> start(blocks + 1);
     uint64_t children = 0;
@@ -462,57 +469,59 @@ class LeanLayer {
     Lookup* order = order_.get(children);
     uint8_t* values = values_.get(children);
     std::vector<const uint8_t*> tile_values(tiles.size());
-    for (size_t i = 0, at = 0; i < tiles.size(); at += keys[i++].size()) tile_values[i] = values + at;
-    tbb::parallel_for(size_t{0}, parts, size_t{1}, [&](size_t q) {
-      uint32_t* next = count + q * blocks;
-      for (size_t i = part(q); i < part(q + 1); ++i) {
-        const uint32_t first = static_cast<uint32_t>(tile_values[i] - values);
-        for (size_t j = 0; j < keys[i].size(); ++j) {
-          uint32_t offset;
-          const uint64_t b = block_of(keys[i][j], offset);
-          order[next[b]++] = {first + static_cast<uint32_t>(j), offset};
-        }
-      }
-    }, tbb::simple_partitioner());
+    for (size_t i = 0, at = 0; i < tiles.size(); at += keys[i++].size())
+      tile_values[i] = values + at;
+    tbb::parallel_for(
+        size_t{0}, parts, size_t{1},
+        [&](size_t q) {
+          uint32_t* next = count + q * blocks;
+          for (size_t i = part(q); i < part(q + 1); ++i) {
+            const uint32_t first = static_cast<uint32_t>(tile_values[i] - values);
+            for (size_t j = 0; j < keys[i].size(); ++j) {
+              uint32_t offset;
+              const uint64_t b = block_of(keys[i][j], offset);
+              order[next[b]++] = {first + static_cast<uint32_t>(j), offset};
+            }
+          }
+        },
+        tbb::simple_partitioner());
     overflow = {};
     // Decode each block touched once and fill in its children's values.
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), [&](const auto& range) {
       std::unique_ptr<uint8_t[]> data;
       for (uint64_t b = range.begin(); b != range.end(); ++b) {
         if (start[b] == start[b + 1]) continue;
-        const size_t t =
-            std::upper_bound(first_block_.begin(), first_block_.end(), b) - first_block_.begin() - 1;
+        const size_t t = std::upper_bound(first_block_.begin(), first_block_.end(), b) -
+                         first_block_.begin() - 1;
         const LayerFile& file = *cold_.files[t];
         if (!data) data = std::make_unique_for_overwrite<uint8_t[]>(file.header().boards_per_block);
         file.read_block(b - first_block_[t], data.get());
-        for (uint64_t i = start[b]; i < start[b + 1]; ++i) values[order[i].index] = data[order[i].offset];
+        for (uint64_t i = start[b]; i < start[b + 1]; ++i)
+          values[order[i].index] = data[order[i].offset];
       }
     });
-    // The pair's next chunks are sized by the most children a board has had, with a margin.
-    if (boards > 0) seen_ = std::max(seen_, double(children) / boards);
-    per_board_ = std::clamp(seen_ * 1.25, 0.25, 1.0 * pits_);
+    if (boards > 0) seen_ = std::max(seen_, double(children) / boards);  // sizes the next chunks
     for (size_t i = 0, first = 0; i < pieces_.size(); first += pieces_[i].t1 - pieces_[i].t0, ++i)
       pieces_[i].cold = &tile_values[first];
-    run_pieces(pieces_, layers_, done_);
+    run_pieces(*pair_, pieces_, layers_, done_);
     pieces_.clear();
     boards_ = 0;
   }
 
   const Layers& layers_;
   const ColdLayers& cold_;
-  double per_board_;  // compressed children a board is expected to have, at most
-  double seen_ = 0;   // the most per board in a chunk of this row pair
+  double seen_ = 0;  // the most compressed children a board had in a chunk of this row pair
   const int pits_;
   const std::function<void(uint64_t)>& done_;
-  const size_t parts_;                     // of a chunk's tiles, listed and bucketed in parallel
-  Scratch<uint64_t> keys_;                 // the chunk's children's keys, tile by tile
-  std::vector<uint64_t> first_block_;      // [t - 1]: the number of layer t's first block
-  Scratch<uint32_t> counts_;               // [part][block]
-  Scratch<Lookup> order_;                  // the chunk's children, bucketed by block
-  Scratch<uint8_t> values_;                // the chunk's children's values, tile by tile
-  std::unique_ptr<RowPair> pair_;  // the one being added
-  std::vector<Piece> pieces_;      // of the chunk being formed
-  uint64_t boards_ = 0;            // its boards, at most
+  const size_t parts_;                 // of a chunk's tiles, listed and bucketed in parallel
+  Scratch<uint64_t> keys_;             // the chunk's children's keys, tile by tile
+  std::vector<uint64_t> first_block_;  // [t - 1]: the number of layer t's first block
+  Scratch<uint32_t> counts_;           // [part][block]
+  Scratch<Lookup> order_;              // the chunk's children, bucketed by block
+  Scratch<uint8_t> values_;            // the chunk's children's values, tile by tile
+  std::unique_ptr<RowPair> pair_;      // the one being added
+  std::vector<Piece> pieces_;          // of the chunk being formed
+  uint64_t boards_ = 0;                // its boards, at most
 };
 
 // The critical path of a row pair's wavefront in boards, each block counted as its largest tile
@@ -585,7 +594,7 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
         size_t{0}, ks.size(), size_t{1},
         [&](size_t i) {
           const RowPair pair(rules, ranker, s, ks[i]);
-          run_pieces(all_blocks(pair), layers, finished);
+          run_pieces(pair, all_blocks(pair), layers, finished);
           std::lock_guard lock(mutex);
           account(pair, work);
         },

@@ -111,15 +111,9 @@ TEST(LeanMode, KilledLeanBuildResumesToIdenticalFilesWithinItsMemory) {
 #endif
 }
 
-}  // namespace
-}  // namespace kalah
-
-namespace kalah {
-namespace {
-
 // Lean mode's chunks (db/layer_solver.h): a layer computed from compressed lower layers in chunks
-// of any size (down to one tile, which splits blocks and row pairs across chunks) equals the
-// layer computed from raw ones, also with only some lower layers compressed.
+// of any size (down to one tile, which splits blocks across chunks) equals the layer computed
+// from raw ones, also with only some lower layers compressed.
 TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
   const Rules six{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
   const struct {
@@ -134,7 +128,8 @@ TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
     std::vector<std::vector<uint8_t>> raw(c.s);
     std::vector<const uint8_t*> all_raw(c.s, nullptr);
     for (int t = 1; t < c.s; ++t) {
-      files.push_back(std::make_unique<LayerFile>(dir.str(layer_file_name(c.rules, t)), c.rules, t));
+      files.push_back(
+          std::make_unique<LayerFile>(dir.str(layer_file_name(c.rules, t)), c.rules, t));
       raw[t].resize(ranker.layer_size(t));
       files.back()->read_all(raw[t].data());
       all_raw[t] = raw[t].data();
@@ -149,9 +144,9 @@ TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
         const ColdLayers cold{files, chunk_bytes};
         const LayerWork work = compute_layer(c.rules, ranker, c.s, lower, &cold, got.data());
         EXPECT_EQ(work.boards, expected.size());
-        EXPECT_TRUE(got == expected) << describe(c.rules) << " s=" << c.s << ", chunks of "
-                                     << chunk_bytes << " bytes, layer below "
-                                     << (lower[c.s - 1] ? "raw" : "compressed");
+        EXPECT_TRUE(got == expected)
+            << describe(c.rules) << " s=" << c.s << ", chunks of " << chunk_bytes
+            << " bytes, layer below " << (lower[c.s - 1] ? "raw" : "compressed");
       }
     }
   }
