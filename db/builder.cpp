@@ -199,7 +199,7 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
       LayerFile(path, o.rules, s).read_all(layers[s].data());
     } else if (!valid[s]) {
       layers[s] = HugeArray<uint8_t>(ev.boards);
-      const ColdLayers cold{files, plan.chunk_bytes[s]};
+      ColdLayers cold(files, plan.chunk_bytes[s]);
       const LayerWork work = compute_layer(
           o.rules, ranker, s, lower, plan.window_start[s] > 1 ? &cold : nullptr, layers[s].data(),
           [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });

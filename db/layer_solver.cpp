@@ -12,10 +12,12 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <stdexcept>
 
+#include "db/chunk_sort.h"
 #include "db/row_moves.h"
 #include "db/value_code.h"
 #include "solver/value.h"
@@ -26,18 +28,21 @@ namespace {
 constexpr int kBatch = 32;        // boards whose children are prefetched together
 constexpr size_t kTileRows = 16;  // a tile: this many x rows by this many y rows
 
-// Where a layer's children are read and its values written: raw layers (null where held
-// compressed: lean mode), and the layer being computed.
+// Where a layer's children are read and its values written: raw layers, which of their boards
+// are far (FarChildren: the layer is null or the boards are elsewhere), and the layer being
+// computed.
 struct Layers {
   std::vector<const uint8_t*> raw;
+  std::vector<uint8_t> far;  // [t * (s + 1) + k]: boards of layer t with k seeds in the mover's row
   uint8_t* out;
+  bool is_far(int t, int k) const { return far[t * raw.size() + k]; }
 };
 
-// A child in a compressed layer, as lean mode lists it: layer << 56 | rank.
-inline uint64_t cold_key(int layer, uint64_t rank) {
+// A far child, as a chunk lists it: layer << 56 | rank.
+inline uint64_t far_key(int layer, uint64_t rank) {
   return uint64_t(layer) << 56 | rank;
 }
-constexpr uint64_t kColdRankMask = (uint64_t{1} << 56) - 1;
+constexpr uint64_t kRankMask = (uint64_t{1} << 56) - 1;
 
 // One side of the boards of a row pair: a row set and the rows its moves leave.
 struct Rows {
@@ -50,9 +55,9 @@ struct Rows {
 // byte prefetched, then the values are read. Lookups into big layers miss the caches; this lets
 // the misses of a whole batch overlap instead of paying them one after another.
 //
-// With layers held compressed (lean mode) a tile is queued twice: first with `gather` set, which
-// only lists the keys of its children in those layers (cold_key) and computes nothing, then with
-// `cold_values` set to their values, resolved in between, read in the same order.
+// With far children (FarChildren) a tile is queued twice: first with `gather` set, which only
+// lists the keys of its far children (far_key) and computes nothing, then with `cold_values` set
+// to their values, resolved in between, read in the same order.
 class BatchSolver {
  public:
   BatchSolver(const Rules& rules, const Ranker& ranker, int s, const Layers& layers,
@@ -60,7 +65,7 @@ class BatchSolver {
       : rules_(rules),
         ranker_(ranker),
         s_(s),
-        layers_(layers.raw),
+        layers_(layers),
         out_(layers.out),
         gather_(gather),
         cold_values_(cold_values) {}
@@ -133,9 +138,9 @@ class BatchSolver {
       p.best = std::max(p.best, move_value(extra_turn, gain, terminal_value(ck, cs - ck)));
       return;
     }
-    const bool cold = layers_[cs] == nullptr;  // a layer held compressed (lean mode)
+    const bool cold = layers_.is_far(cs, ck);
     if (gather_) {
-      if (cold) gather_->push_back(cold_key(cs, ranker_.rank_of_rows(cs, ck, cm, co)));
+      if (cold) gather_->push_back(far_key(cs, ranker_.rank_of_rows(cs, ck, cm, co)));
       return;
     }
     Child& c = p.child[p.children++];
@@ -146,7 +151,7 @@ class BatchSolver {
     if (cold) {
       c.value = *cold_values_++;
     } else {
-      c.at = layers_[cs] + ranker_.rank_of_rows(cs, ck, cm, co);
+      c.at = layers_.raw[cs] + ranker_.rank_of_rows(cs, ck, cm, co);
       __builtin_prefetch(c.at);
     }
   }
@@ -183,7 +188,7 @@ class BatchSolver {
   const Rules& rules_;
   const Ranker& ranker_;
   const int s_;
-  const std::vector<const uint8_t*>& layers_;
+  const Layers& layers_;
   uint8_t* const out_;
   std::vector<uint64_t>* const gather_;
   const uint8_t* cold_values_;
@@ -322,54 +327,34 @@ std::vector<Piece> all_blocks(const RowPair& pair) {
   return pieces;
 }
 
-// A buffer reused from chunk to chunk: fresh pages would be zeroed by the kernel each time.
-template <class T>
-class Scratch {
+// With far children: the row pairs one after another, each one's blocks in order of gx then gy
+// (a block comes after those it depends on), cut into chunks of tiles. A chunk lists the far
+// children of its tiles (in parallel), has them resolved (FarChildren), and then computes its
+// pieces, which read the values in the order they were listed.
+class ChunkedLayer {
  public:
-  T* get(size_t n) {
-    if (n > size_) {
-      data_.reset();
-      data_ = std::make_unique_for_overwrite<T[]>(n);
-      size_ = n;
-    }
-    return data_.get();
-  }
-
- private:
-  std::unique_ptr<T[]> data_;
-  size_t size_ = 0;
-};
-
-// Lean mode: the row pairs one after another, each one's blocks in order of gx then gy (a block
-// comes after those it depends on), cut into chunks of tiles. A chunk lists the compressed
-// children of its tiles, bucketed by the file block that holds them (a counting sort, in parts
-// of tiles: parallel), decodes each block touched once (in parallel) to fill in their values,
-// and then computes its pieces, which read the values in the order they were listed.
-class LeanLayer {
- public:
-  LeanLayer(const Layers& layers, const ColdLayers& cold, int pits,
-            const std::function<void(uint64_t)>& done)
+  ChunkedLayer(const Layers& layers, FarChildren& far, int pits,
+               const std::function<void(uint64_t)>& done)
       : layers_(layers),
-        cold_(cold),
+        far_(far),
         pits_(pits),
         done_(done),
-        parts_(8 * static_cast<size_t>(tbb::this_task_arena::max_concurrency())),
-        first_block_(cold.files.size() + 1, 0) {
-    for (size_t t = 0; t < cold.files.size(); ++t)
-      first_block_[t + 1] = first_block_[t] + cold.files[t]->header().blocks;
-  }
+        parts_(8 * static_cast<size_t>(tbb::this_task_arena::max_concurrency())) {}
 
   // Adds the blocks of a row pair, computing chunks as they fill (chunks do not span pairs).
   void add(std::unique_ptr<RowPair> owned) {
     run();
     pair_ = std::move(owned);
-    // Pairs differ in how many of their children lie in compressed layers (k = 0: none): each
+    // Pairs differ in how many of their children are far (k = 0: none in lean mode): each
     // learns its own, from a first chunk sized for the most.
     seen_ = 0;
     for (int gx = 0; gx < pair_->x_groups(); ++gx)  // a block after those it depends on
       for (int gy = 0; gy < pair_->y_groups(); ++gy) add_block(gx, gy);
   }
-  void finish() { run(); }
+  void finish() {
+    run();
+    far_.finish();
+  }
 
  private:
   // Adds the tiles of block (gx, gy) of the pair, computing chunks as they fill.
@@ -386,31 +371,17 @@ class LeanLayer {
     }
   }
 
-  struct Lookup {
-    uint32_t index;   // of the child among the chunk's
-    uint32_t offset;  // of its value in its block
-  };
-
-  // Compressed children a board is expected to have at most: m before the pair's first chunk,
-  // then 1.25 times the most a chunk of the pair has had.
+  // Far children a board is expected to have at most: m before the pair's first chunk, then
+  // 1.25 times the most a chunk of the pair has had.
   double per_board() const {
     return seen_ > 0 ? std::clamp(seen_ * 1.25, 0.25, 1.0 * pits_) : pits_;
   }
 
-  // Boards per chunk: its lists take 17 bytes a child (key, value, bucket entry), and a
-  // Lookup's index must fit 32 bits.
+  // Boards per chunk: its lists take 17 bytes a child (key, value, and the resolver's sorting),
+  // and the chunk's children are numbered in 32 bits.
   uint64_t limit() const {
-    const uint64_t boards = cold_.chunk_bytes / static_cast<uint64_t>(17 * per_board());
+    const uint64_t boards = far_.chunk_bytes() / static_cast<uint64_t>(17 * per_board());
     return std::clamp<uint64_t>(boards, 2 * kTileRows * kTileRows, UINT32_MAX / pits_);
-  }
-
-  // The file block (numbered across the files) that holds a listed child, and its offset.
-  uint64_t block_of(uint64_t key, uint32_t& offset) const {
-    const uint64_t rank = key & kColdRankMask;
-    const size_t t = (key >> 56) - 1;
-    const uint32_t per_block = cold_.files[t]->header().boards_per_block;
-    offset = static_cast<uint32_t>(rank % per_block);
-    return first_block_[t] + rank / per_block;
   }
 
   void run() {
@@ -418,23 +389,20 @@ class LeanLayer {
     std::vector<std::pair<size_t, size_t>> tiles;  // (piece, tile)
     for (size_t i = 0; i < pieces_.size(); ++i)
       for (size_t t = pieces_[i].t0; t < pieces_[i].t1; ++t) tiles.emplace_back(i, t);
-    // List the children (part q: tiles [q n / parts, (q + 1) n / parts)), counting per block.
-    // Each tile's keys are copied into one buffer sized for the chunk, or, past its end (a chunk
-    // with more children than expected), into a vector of their own.
-    const size_t parts = std::min(parts_, tiles.size()), blocks = first_block_.back();
+    // List the children, in parallel parts of the tiles. Each tile's keys are copied into one
+    // buffer sized for the chunk, or, past its end (a chunk with more children than expected),
+    // into a vector of their own.
+    const size_t parts = std::min(parts_, tiles.size());
     auto part = [&](size_t q) { return q * tiles.size() / parts; };
     const size_t capacity = static_cast<size_t>(limit() * per_board());
     uint64_t* buffer = keys_.get(capacity);
     std::atomic<size_t> used{0};
     std::vector<std::span<const uint64_t>> keys(tiles.size());
     std::vector<std::vector<uint64_t>> overflow(tiles.size());
-    uint32_t* count = counts_.get(parts * blocks);
     std::atomic<uint64_t> boards{0};
     tbb::parallel_for(
         size_t{0}, parts, size_t{1},
         [&](size_t q) {
-          uint32_t* own = count + q * blocks;
-          std::fill(own, own + blocks, 0);
           std::vector<uint64_t> tile;
           for (size_t i = part(q); i < part(q + 1); ++i) {
             const Piece& p = pieces_[tiles[i].first];
@@ -449,57 +417,16 @@ class LeanLayer {
               overflow[i] = tile;
               keys[i] = overflow[i];
             }
-            uint32_t offset;
-            for (const uint64_t key : keys[i]) ++own[block_of(key, offset)];
           }
         },
         tbb::simple_partitioner());
-    // Bucket b of part q starts at count[q][b]; bucket b at start[b] in all.
-    std::vector<uint64_t> start(blocks + 1);
     uint64_t children = 0;
-    for (size_t b = 0; b < blocks; ++b) {
-      start[b] = children;
-      for (size_t q = 0; q < parts; ++q) {
-        const uint32_t n = count[q * blocks + b];
-        count[q * blocks + b] = static_cast<uint32_t>(children);
-        children += n;
-      }
-    }
-    start[blocks] = children;
-    Lookup* order = order_.get(children);
-    uint8_t* values = values_.get(children);
     std::vector<const uint8_t*> tile_values(tiles.size());
-    for (size_t i = 0, at = 0; i < tiles.size(); at += keys[i++].size())
-      tile_values[i] = values + at;
-    tbb::parallel_for(
-        size_t{0}, parts, size_t{1},
-        [&](size_t q) {
-          uint32_t* next = count + q * blocks;
-          for (size_t i = part(q); i < part(q + 1); ++i) {
-            const uint32_t first = static_cast<uint32_t>(tile_values[i] - values);
-            for (size_t j = 0; j < keys[i].size(); ++j) {
-              uint32_t offset;
-              const uint64_t b = block_of(keys[i][j], offset);
-              order[next[b]++] = {first + static_cast<uint32_t>(j), offset};
-            }
-          }
-        },
-        tbb::simple_partitioner());
+    uint8_t* values = values_.get(used);
+    for (size_t i = 0; i < tiles.size(); children += keys[i++].size())
+      tile_values[i] = values + children;
+    far_.resolve(keys, values);
     overflow = {};
-    // Decode each block touched once and fill in its children's values.
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), [&](const auto& range) {
-      std::unique_ptr<uint8_t[]> data;
-      for (uint64_t b = range.begin(); b != range.end(); ++b) {
-        if (start[b] == start[b + 1]) continue;
-        const size_t t = std::upper_bound(first_block_.begin(), first_block_.end(), b) -
-                         first_block_.begin() - 1;
-        const LayerFile& file = *cold_.files[t];
-        if (!data) data = std::make_unique_for_overwrite<uint8_t[]>(file.header().boards_per_block);
-        file.read_block(b - first_block_[t], data.get());
-        for (uint64_t i = start[b]; i < start[b + 1]; ++i)
-          values[order[i].index] = data[order[i].offset];
-      }
-    });
     if (boards > 0) seen_ = std::max(seen_, double(children) / boards);  // sizes the next chunks
     for (size_t i = 0, first = 0; i < pieces_.size(); first += pieces_[i].t1 - pieces_[i].t0, ++i)
       pieces_[i].cold = &tile_values[first];
@@ -509,19 +436,16 @@ class LeanLayer {
   }
 
   const Layers& layers_;
-  const ColdLayers& cold_;
-  double seen_ = 0;  // the most compressed children a board had in a chunk of this row pair
+  FarChildren& far_;
+  double seen_ = 0;  // the most far children a board had in a chunk of this row pair
   const int pits_;
   const std::function<void(uint64_t)>& done_;
-  const size_t parts_;                 // of a chunk's tiles, listed and bucketed in parallel
-  Scratch<uint64_t> keys_;             // the chunk's children's keys, tile by tile
-  std::vector<uint64_t> first_block_;  // [t - 1]: the number of layer t's first block
-  Scratch<uint32_t> counts_;           // [part][block]
-  Scratch<Lookup> order_;              // the chunk's children, bucketed by block
-  Scratch<uint8_t> values_;            // the chunk's children's values, tile by tile
-  std::unique_ptr<RowPair> pair_;      // the one being added
-  std::vector<Piece> pieces_;          // of the chunk being formed
-  uint64_t boards_ = 0;                // its boards, at most
+  const size_t parts_;             // of a chunk's tiles, listed in parallel
+  Scratch<uint64_t> keys_;         // the chunk's children's keys, tile by tile
+  Scratch<uint8_t> values_;        // the chunk's children's values, tile by tile
+  std::unique_ptr<RowPair> pair_;  // the one being added
+  std::vector<Piece> pieces_;      // of the chunk being formed
+  uint64_t boards_ = 0;            // its boards, at most
 };
 
 // The critical path of a row pair's wavefront in boards, each block counted as its largest tile
@@ -546,25 +470,99 @@ void account(const RowPair& pair, LayerWork& work) {
 
 }  // namespace
 
+struct ColdLayers::Buffers {
+  struct Lookup {
+    uint32_t index;   // of the child in the chunk
+    uint32_t offset;  // of its value in its block
+  };
+  Scratch<uint32_t> counts;
+  Scratch<Lookup> order;  // the chunk's children, bucketed by block
+};
+
+ColdLayers::ColdLayers(const std::vector<std::unique_ptr<LayerFile>>& files, uint64_t chunk_bytes)
+    : files_(files),
+      chunk_bytes_(chunk_bytes),
+      first_block_(files.size() + 1, 0),
+      buffers_(std::make_unique<Buffers>()) {
+  for (size_t t = 0; t < files.size(); ++t)
+    first_block_[t + 1] = first_block_[t] + files[t]->header().blocks;
+}
+
+ColdLayers::~ColdLayers() = default;
+
+void ColdLayers::resolve(const std::vector<std::span<const uint64_t>>& keys, uint8_t* values) {
+  // The file block (numbered across the files) that holds a child, and its offset there.
+  auto block_of = [&](uint64_t key) {
+    const size_t t = (key >> 56) - 1;
+    return first_block_[t] + (key & kRankMask) / files_[t]->header().boards_per_block;
+  };
+  const size_t blocks = first_block_.back();
+  Buffers::Lookup* order = buffers_->order.get(
+      std::accumulate(keys.begin(), keys.end(), size_t{0},
+                      [](size_t n, const auto& k) { return n + k.size(); }));
+  const std::vector<uint64_t> start = sort_children(
+      keys, blocks, block_of,
+      [&](uint64_t slot, uint32_t index, uint64_t key) {
+        const uint32_t per_block = files_[(key >> 56) - 1]->header().boards_per_block;
+        order[slot] = {index, static_cast<uint32_t>((key & kRankMask) % per_block)};
+      },
+      buffers_->counts);
+  // Decode each block touched once and fill in its children's values.
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), [&](const auto& range) {
+    std::unique_ptr<uint8_t[]> data;
+    for (uint64_t b = range.begin(); b != range.end(); ++b) {
+      if (start[b] == start[b + 1]) continue;
+      const size_t t =
+          std::upper_bound(first_block_.begin(), first_block_.end(), b) - first_block_.begin() - 1;
+      const LayerFile& file = *files_[t];
+      if (!data) data = std::make_unique_for_overwrite<uint8_t[]>(file.header().boards_per_block);
+      file.read_block(b - first_block_[t], data.get());
+      for (uint64_t i = start[b]; i < start[b + 1]; ++i)
+        values[order[i].index] = data[order[i].offset];
+    }
+  });
+}
+
+std::vector<RankRange> pair_ranges(const Ranker& ranker, int s, int k) {
+  const uint64_t boards = ranker.row_count(k) * ranker.row_count(s - k);
+  std::vector<RankRange> ranges;
+  for (const int mover : {k, s - k}) {
+    const uint64_t begin = ranker.rank_of_rows(s, mover, 0, 0);
+    ranges.push_back({begin, begin + boards});
+    if (2 * k == s) break;
+  }
+  return ranges;
+}
+
 LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
-                        const std::vector<const uint8_t*>& lower, const ColdLayers* cold,
-                        uint8_t* out, const std::function<void(uint64_t)>& progress) {
-  const uint64_t size = ranker.layer_size(s);
-  // In parallel: the first touch of fresh memory (the kernel zeroing its pages) is slow on a VM,
-  // and done by one thread it held the other idle.
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, size, uint64_t{1} << 24),
-                    [&](const tbb::blocked_range<uint64_t>& r) {
-                      std::memset(out + r.begin(), kUnknownValue, r.size());
-                    });
-  Layers layers{lower, out};
+                        const std::vector<const uint8_t*>& lower, FarChildren* far, uint8_t* out,
+                        const std::function<void(uint64_t)>& progress) {
+  // The row pairs this process computes, and their boards.
+  std::vector<int> ks;
+  uint64_t size = 0;
+  for (int k = 0; 2 * k <= s; ++k) {
+    if (far && !far->computes(k)) continue;
+    ks.push_back(k);
+    for (const RankRange& r : pair_ranges(ranker, s, k)) {
+      size += r.end - r.begin;
+      // In parallel: the first touch of fresh memory (the kernel zeroing its pages) is slow on a
+      // VM, and done by one thread it held the other idle.
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(r.begin, r.end, uint64_t{1} << 24),
+                        [&](const tbb::blocked_range<uint64_t>& b) {
+                          std::memset(out + b.begin(), kUnknownValue, b.size());
+                        });
+    }
+  }
+  Layers layers{lower, {}, out};
   layers.raw.resize(s + 1);
   layers.raw[s] = out;
+  layers.far.assign((s + 1) * (s + 1), 0);
   for (int t = 1; t < s; ++t) {
-    if (layers.raw[t]) continue;
-    if (!cold || cold->files.size() < static_cast<size_t>(t))
-      throw std::logic_error("builder has no source for a lower layer");
-    if (ranker.layer_size(t) > kColdRankMask)
-      throw std::overflow_error("lean mode needs layers of fewer than 2^56 boards");
+    for (int k = 0; k <= t; ++k)
+      layers.far[t * (s + 1) + k] = !layers.raw[t] || (far && far->elsewhere(t, k));
+    if (!layers.raw[t] && !far) throw std::logic_error("builder has no source for a lower layer");
+    if (ranker.layer_size(t) > kRankMask)
+      throw std::overflow_error("far children need layers of fewer than 2^56 boards");
   }
   std::atomic<uint64_t> done{0};
   const std::function<void(uint64_t)> finished = [&](uint64_t boards) {
@@ -573,18 +571,16 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
   };
   LayerWork work;
   work.boards = size;
-  if (cold) {
-    LeanLayer lean(layers, *cold, rules.pits, finished);
-    for (int k = 0; 2 * k <= s; ++k) {
+  if (far) {
+    ChunkedLayer chunked(layers, *far, rules.pits, finished);
+    for (const int k : ks) {
       auto pair = std::make_unique<RowPair>(rules, ranker, s, k);
       account(*pair, work);
-      lean.add(std::move(pair));
+      chunked.add(std::move(pair));
     }
-    lean.finish();
+    chunked.finish();
   } else {
     // Row pairs (k, s-k) are independent: largest first, so the threads finish together.
-    std::vector<int> ks;
-    for (int k = 0; 2 * k <= s; ++k) ks.push_back(k);
     std::sort(ks.begin(), ks.end(), [&](int a, int b) {
       return ranker.row_count(a) * ranker.row_count(s - a) >
              ranker.row_count(b) * ranker.row_count(s - b);
@@ -600,8 +596,11 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
         },
         tbb::simple_partitioner());
   }
-  if (done != size || std::memchr(out, kUnknownValue, size))
-    throw std::logic_error("builder left a board uncomputed");
+  bool complete = done == size;
+  for (const int k : ks)
+    for (const RankRange& r : pair_ranges(ranker, s, k))
+      complete = complete && !std::memchr(out + r.begin, kUnknownValue, r.end - r.begin);
+  if (!complete) throw std::logic_error("builder left a board uncomputed");
   return work;
 }
 

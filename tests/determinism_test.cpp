@@ -141,7 +141,7 @@ TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
     for (const auto& lower : {std::vector<const uint8_t*>(c.s, nullptr), top_raw}) {
       for (uint64_t chunk_bytes : {uint64_t{1}, uint64_t{64} << 10, uint64_t{1} << 30}) {
         std::vector<uint8_t> got(expected.size());
-        const ColdLayers cold{files, chunk_bytes};
+        ColdLayers cold(files, chunk_bytes);
         const LayerWork work = compute_layer(c.rules, ranker, c.s, lower, &cold, got.data());
         EXPECT_EQ(work.boards, expected.size());
         EXPECT_TRUE(got == expected)
