@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -75,34 +74,16 @@ struct ZstdError {
 };
 
 // Writes the blocks, then the index, at the file's current end (just past the header); fills the
-// header's layout and checksum fields. Blocks are compressed in parallel a chunk at a time and
-// written in order, so only a chunk of compressed blocks is ever held.
-void write_body(AtomicFile& file, const uint8_t* values, int level, LayerHeader& h) {
-  struct Compressor {
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    std::vector<char> buffer;
-    ~Compressor() { ZSTD_freeCCtx(cctx); }
-  };
-  tbb::enumerable_thread_specific<Compressor> compressors;
-  constexpr uint64_t kChunk = 64;
-  std::vector<std::string> frames(kChunk);
+// header's layout and checksum fields. Frames come kWriteChunk blocks at a time, so only that
+// many are ever held.
+void write_body(AtomicFile& file, const FrameSource& source, LayerHeader& h) {
+  std::vector<std::string> frames(kWriteChunk);
   std::vector<unsigned char> index((h.blocks + 1) * 8);
   Checksum body;
   uint64_t offset = kHeaderSize;
-  for (uint64_t chunk = 0; chunk < h.blocks; chunk += kChunk) {
-    const uint64_t count = std::min(kChunk, h.blocks - chunk);
-    tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
-      Compressor& c = compressors.local();
-      const uint64_t first = (chunk + i) * h.boards_per_block;
-      const uint64_t n = std::min<uint64_t>(h.boards_per_block, h.boards - first);
-      ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
-      ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
-      c.buffer.resize(ZSTD_compressBound(n));
-      const size_t size =
-          ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values + first, n);
-      ZstdError::check(size, "compressing layer " + std::to_string(h.seeds));
-      frames[i].assign(c.buffer.data(), size);
-    });
+  for (uint64_t chunk = 0; chunk < h.blocks; chunk += kWriteChunk) {
+    const uint64_t count = std::min(kWriteChunk, h.blocks - chunk);
+    source(chunk, count, frames);
     for (uint64_t i = 0; i < count; ++i) {
       put_le(&index[(chunk + i) * 8], offset, 8);
       file.write(frames[i].data(), frames[i].size());
@@ -127,8 +108,36 @@ std::string writer_version(const LayerHeader& h) {
          std::to_string(h.writer & 0xFF);
 }
 
+std::string compress_block(const uint8_t* values, uint64_t count, int level) {
+  struct Compressor {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    std::vector<char> buffer;
+    ~Compressor() { ZSTD_freeCCtx(cctx); }
+  };
+  thread_local Compressor c;
+  ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
+  c.buffer.resize(ZSTD_compressBound(count));
+  const size_t size = ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values, count);
+  ZstdError::check(size, "compressing a block");
+  return std::string(c.buffer.data(), size);
+}
+
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
                           uint64_t boards, int level) {
+  return write_layer_file(dir, rules, s, boards,
+                          [&](uint64_t first, uint64_t count, std::vector<std::string>& out) {
+                            tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
+                              const uint64_t at = (first + i) * kBoardsPerBlock;
+                              out[i] = compress_block(
+                                  values + at, std::min<uint64_t>(kBoardsPerBlock, boards - at),
+                                  level);
+                            });
+                          });
+}
+
+uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uint64_t boards,
+                          const FrameSource& frames) {
   LayerHeader h;
   h.rules = rules;
   h.seeds = s;
@@ -141,7 +150,7 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
   AtomicFile file(dir, layer_file_name(rules, s));
   unsigned char header[kHeaderSize] = {};
   file.write(header, kHeaderSize);  // the real header goes in last
-  write_body(file, values, level, h);
+  write_body(file, frames, h);
   h.flags = 1;
   serialize(h, header);
   file.write_at(header, kHeaderSize, 0);
