@@ -10,30 +10,31 @@
 #include <optional>
 #include <vector>
 
+#include "db/build_steps.h"
 #include "db/dir_lock.h"
 #include "db/file_names.h"
 #include "solver/huge_array.h"
 #include "solver/threads.h"
 
 namespace kalah {
-namespace {
 
 uint64_t machine_memory() {
   return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
 }
 
-// Beside the raw layers: 32 MiB for buffers and code, and the row tables (db/row_moves.h) of the
-// row pairs in flight, one per thread, the largest holding the rows of s seeds.
 uint64_t overhead_bytes(const Ranker& ranker, int s, int threads) {
   const uint64_t rows = ranker.row_count(s) + 1;
   return (uint64_t{32} << 20) + static_cast<uint64_t>(threads) * rows * (33 * ranker.pits() + 16);
 }
 
+namespace {
+
 constexpr uint64_t kMinChunkBytes = uint64_t{1} << 20;  // chunks of 10^4 boards: slow, but correct
 // Lean mode holds another layer raw only if the chunks' lists keep at least this much.
 constexpr uint64_t kChunkFloor = uint64_t{256} << 20;
 
-// Removes the temporary files of interrupted builds: with the directory locked, none is live.
+}  // namespace
+
 void remove_temporary_files(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -42,9 +43,6 @@ void remove_temporary_files(const std::string& dir) {
   }
 }
 
-// Which layers are on disk and valid (checksums included). A damaged file of this format is
-// rebuilt; any other problem (another format or version, contradicting fields, a file that
-// cannot be read) stops the build before it touches anything.
 std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
   std::vector<bool> valid(o.max_seeds + 1, false);
   for (int s = 1; s <= o.max_seeds; ++s) {
@@ -68,8 +66,6 @@ std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-}  // namespace
 
 // Normal mode if every layer fits raw; else lean mode with what the limit leaves for the cache.
 MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {

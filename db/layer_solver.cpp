@@ -571,7 +571,7 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
   };
   LayerWork work;
   work.boards = size;
-  if (far) {
+  if (std::find(layers.far.begin(), layers.far.end(), 1) != layers.far.end()) {
     ChunkedLayer chunked(layers, *far, rules.pits, finished);
     for (const int k : ks) {
       auto pair = std::make_unique<RowPair>(rules, ranker, s, k);
@@ -595,6 +595,7 @@ LayerWork compute_layer(const Rules& rules, const Ranker& ranker, int s,
           account(pair, work);
         },
         tbb::simple_partitioner());
+    if (far) far->finish();
   }
   bool complete = done == size;
   for (const int k : ks)

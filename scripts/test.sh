@@ -2,6 +2,7 @@
 # The README's test command: installs what is missing, builds, runs the whole ctest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-scripts/build.sh
+# Open MPI for the build over several processes (tests/mpi_test.sh).
+scripts/install-deps.sh openmpi-bin libopenmpi-dev
+scripts/build.sh -DKALAH_MPI=ON
 ctest --test-dir build --output-on-failure -j"$(nproc)"

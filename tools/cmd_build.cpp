@@ -2,11 +2,18 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
 
+#include "db/build_steps.h"
 #include "db/builder.h"
+#ifdef KALAH_MPI
+#include "db/mpi_build.h"
+#endif
 #include "db/layer_file.h"
 #include "solver/threads.h"
 #include "api/answer.h"
@@ -165,6 +172,95 @@ class Reporter : public BuildObserver {
   BuildTotals totals_;
 };
 
+// The ranks of the job when mpirun (Open MPI, or a PMI launcher) started this process; else 0.
+int mpirun_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* v = std::getenv(name)) return std::atoi(v);
+  return 0;
+}
+
+// Prints the start, runs build(observer) with the reporter that --json asks for, prints the end.
+int report_build(const BuildCommandOptions& o, const BuildOptions& b, bool lean, uint64_t peak,
+                 const std::string& ranks, const std::function<void(BuildObserver&)>& build) {
+  const int threads = thread_count(o.threads);
+  if (o.json) {
+    JsonReporter reporter(b.rules);
+    JsonReporter::print(reporter.event("start")
+                            .add("db", o.dir)
+                            .add("max_seeds", o.max_seeds)
+                            .add("threads", threads)
+                            .add("lean", lean)
+                            .add("estimated_peak_bytes", peak));
+    build(reporter);
+    reporter.summary();
+    return kExitOk;
+  }
+  std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
+            << ", layers 1.." << o.max_seeds << ", " << ranks << threads << " thread"
+            << (threads > 1 ? "s" : "") << (ranks.empty() ? "" : " each") << "\n"
+            << "layer         boards      memory   seconds       boards/s  bytes/board  file\n"
+            << std::flush;
+  // Under mpirun rank 0's output is a terminal whatever the user's is: lines only.
+  Reporter reporter(isatty(STDOUT_FILENO) && ranks.empty());
+  build(reporter);
+  reporter.summary();
+  return kExitOk;
+}
+
+#ifdef KALAH_MPI
+// `mpirun -np P kalah build ...` (db/mpi_build.h). Problems found before the ranks talk (options,
+// memory) are found alike by every rank: rank 0 says them and all exit. Past that, a rank that
+// fails says so and ends the job, since the others may be waiting for it.
+// mpirun ends the survivors with SIGTERM when a rank dies or the job is interrupted: each says
+// so on its way out (write and _exit only: a signal handler).
+std::string g_stopped_message;
+extern "C" void on_stopped(int) {
+  [[maybe_unused]] auto r = ::write(STDERR_FILENO, g_stopped_message.data(),
+                                    g_stopped_message.size());
+  std::_Exit(128 + SIGTERM);
+}
+
+int build_over_ranks(BuildCommandOptions o, BuildOptions b) {
+  const MpiSession mpi;
+  const bool speaker = mpi.rank() == 0;
+  g_stopped_message = "kalah build: rank " + std::to_string(mpi.rank()) + " of " +
+                      std::to_string(mpi.ranks()) +
+                      ": stopped by mpirun (another rank ended, or the job was interrupted); "
+                      "rerun the same command to resume from the last complete layer\n";
+  std::signal(SIGTERM, on_stopped);
+  if (o.threads == 0)  // the cores of this machine, shared among its ranks
+    o.threads = b.threads = std::max(1, thread_count(0) / mpi.local_ranks());
+  if (b.memory_limit == 0) b.memory_limit = machine_memory() / mpi.local_ranks();
+  MpiMemoryPlan plan;
+  try {
+    validate_mpi(b);
+    plan = plan_mpi_memory(b, mpi.ranks(), thread_count(b.threads), b.memory_limit);
+  } catch (const std::invalid_argument& e) {
+    if (speaker) std::cerr << "kalah build: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const MemoryLimitError& e) {
+    if (speaker) std::cerr << "kalah build: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  try {
+    if (!speaker) {
+      BuildObserver silent;
+      build_database_mpi(b, mpi, silent);
+      return kExitOk;
+    }
+    return report_build(o, b, false, plan.peak, std::to_string(mpi.ranks()) + " ranks, ",
+                        [&](BuildObserver& observer) { build_database_mpi(b, mpi, observer); });
+  } catch (const std::exception& e) {
+    std::cerr << "kalah build: rank " << mpi.rank() << " of " << mpi.ranks() << ": " << e.what()
+              << "; ending the job (rerun the same command to resume from the last complete "
+                 "layer)\n"
+              << std::flush;
+    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+    return kExitFailure;
+  }
+}
+#endif
+
 }  // namespace
 
 int cmd_build(const std::vector<std::string>& args, bool check_only) {
@@ -199,31 +295,20 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.lean = o.lean;
   validate(b);
   if (check_only) return kExitOk;
+  if (const int launched = mpirun_ranks(); launched > 0) {
+#ifdef KALAH_MPI
+    return build_over_ranks(o, b);
+#else
+    if (launched > 1)
+      throw UsageError("started by mpirun with " + std::to_string(launched) +
+                       " ranks, but this kalah was built without MPI: configure it with "
+                       "-DKALAH_MPI=ON (Debian: libopenmpi-dev), or run it without mpirun");
+#endif
+  }
   // Refuses a build that cannot fit, before anything is printed.
   const MemoryPlan plan = plan_memory(b, Ranker(b.rules.pits, b.max_seeds));
-
-  const int threads = thread_count(o.threads);
-  if (o.json) {
-    JsonReporter reporter(b.rules);
-    JsonReporter::print(reporter.event("start")
-                            .add("db", o.dir)
-                            .add("max_seeds", o.max_seeds)
-                            .add("threads", threads)
-                            .add("lean", plan.lean)
-                            .add("estimated_peak_bytes", plan.peak));
-    build_database(b, reporter);
-    reporter.summary();
-    return kExitOk;
-  }
-  std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
-            << ", layers 1.." << o.max_seeds << ", " << threads << " thread"
-            << (threads > 1 ? "s" : "") << "\n"
-            << "layer         boards      memory   seconds       boards/s  bytes/board  file\n"
-            << std::flush;
-  Reporter reporter(isatty(STDOUT_FILENO));
-  build_database(b, reporter);
-  reporter.summary();
-  return kExitOk;
+  return report_build(o, b, plan.lean, plan.peak, "",
+                      [&](BuildObserver& observer) { build_database(b, observer); });
 }
 
 }  // namespace kalah

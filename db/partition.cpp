@@ -1,0 +1,71 @@
+// partition.cpp: row pairs to ranks, largest first to the least loaded.
+#include "db/partition.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace kalah {
+
+Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
+    : ranker_(ranker),
+      ranks_(ranks),
+      owner_(max_seeds + 1),
+      ranges_(max_seeds + 1, std::vector<std::vector<RankRange>>(ranks)),
+      starts_(max_seeds + 1),
+      shift_(max_seeds + 1, 0),
+      coarse_(max_seeds + 1) {
+  if (ranks > 127) throw std::invalid_argument("at most 127 ranks");
+  for (int s = 0; s <= max_seeds; ++s) {
+    owner_[s].assign(s + 1, 0);
+    std::vector<int> ks((s + 2) / 2);
+    std::iota(ks.begin(), ks.end(), 0);
+    auto pair_boards = [&](int k) {
+      return ranker.row_count(k) * ranker.row_count(s - k) * (2 * k == s ? 1 : 2);
+    };
+    std::stable_sort(ks.begin(), ks.end(),
+                     [&](int a, int b) { return pair_boards(a) > pair_boards(b); });
+    std::vector<uint64_t> load(ranks, 0);
+    for (const int k : ks) {
+      const int r = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+      load[r] += pair_boards(k);
+      owner_[s][k] = owner_[s][s - k] = r;
+    }
+    for (int k = 0; k <= s; ++k) {
+      const uint64_t begin = ranker.rank_of_rows(s, k, 0, 0);
+      starts_[s].push_back(begin);
+      auto& mine = ranges_[s][owner_[s][k]];
+      const uint64_t end = begin + ranker.row_count(k) * ranker.row_count(s - k);
+      if (!mine.empty() && mine.back().end == begin)
+        mine.back().end = end;
+      else
+        mine.push_back({begin, end});
+    }
+    const uint64_t size = ranker.layer_size(s);
+    while ((size >> shift_[s]) >= 4096) ++shift_[s];
+    auto& coarse = coarse_[s];
+    coarse.resize((size >> shift_[s]) + 1);
+    const auto& starts = starts_[s];
+    for (size_t i = 0; i < coarse.size(); ++i) {  // one owner if no range starts inside
+      const uint64_t first = uint64_t{i} << shift_[s];
+      const uint64_t last = std::min(size, first + (uint64_t{1} << shift_[s])) - 1;
+      const bool one = first < size && std::upper_bound(starts.begin(), starts.end(), first) ==
+                                           std::upper_bound(starts.begin(), starts.end(), last);
+      coarse[i] = static_cast<int8_t>(one ? owner_searched(s, first) : -1);
+    }
+  }
+}
+
+uint64_t Partition::boards(int s, int rank) const {
+  uint64_t n = 0;
+  for (const RankRange& r : ranges_[s][rank]) n += r.end - r.begin;
+  return n;
+}
+
+int Partition::owner_searched(int s, uint64_t r) const {
+  const auto& starts = starts_[s];
+  const size_t k = std::upper_bound(starts.begin(), starts.end(), r) - starts.begin() - 1;
+  return owner_[s][k];
+}
+
+}  // namespace kalah

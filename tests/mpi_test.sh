@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The build over several processes (db/mpi_build.h): `mpirun -np 1, 2, 3 kalah build` writes the
+# same files as one process, byte for byte, for every variant of m = 4 and for m = 6 up to 16
+# seeds; a job with one rank killed mid-layer ends (no hang) and its rerun resumes to the same
+# files. Usage: mpi_test.sh KALAH (built with -DKALAH_MPI=ON).
+set -euo pipefail
+kalah=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# As root (CI), Open MPI wants to be told; ranks may outnumber cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi=(mpirun --oversubscribe --bind-to none)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# same DIR_A DIR_B: the same layer files, byte for byte.
+same() {
+  local a=$1 b=$2 n=0
+  for f in "$a"/*.kdb; do
+    cmp -s "$f" "$b/$(basename "$f")" || fail "$b/$(basename "$f") differs from $f"
+    n=$((n + 1))
+  done
+  [ "$(ls "$b"/*.kdb | wc -l)" -eq "$n" ] || fail "$b has other files than $a"
+}
+
+variants=()
+for capture in standard empty; do
+  for end in immediate on-turn; do
+    for remainder in owner discard; do
+      variants+=("--capture $capture --end $end --remainder $remainder")
+    done
+  done
+done
+cases=()
+for v in "${variants[@]}"; do cases+=("--pits 4 --max-seeds 12 $v"); done
+cases+=("--pits 6 --max-seeds 16 --capture empty" "--pits 6 --max-seeds 16 --capture standard")
+for c in "${cases[@]}"; do
+  read -ra args <<<"$c"
+  one="$work/one"
+  rm -rf "$one"
+  "$kalah" build --db "$one" "${args[@]}" >/dev/null
+  for p in 1 2 3; do
+    dir="$work/p$p"
+    rm -rf "$dir"
+    "${mpi[@]}" -np "$p" "$kalah" build --db "$dir" "${args[@]}" --threads 1 >"$work/out" 2>&1 ||
+      { cat "$work/out"; fail "mpirun -np $p: $c"; }
+    same "$one" "$dir"
+  done
+  echo "ok: $c (1, 2, 3 ranks)"
+done
+
+# Kill rank 1 of 2 while layer 18 is being built; the job must end by itself, saying so.
+dir="$work/killed"
+args=(--pits 6 --max-seeds 19 --capture empty --threads 1)
+"${mpi[@]}" -np 2 "$kalah" build --db "$dir" "${args[@]}" >"$work/killed.out" 2>&1 &
+job=$!
+rank1=""
+for _ in $(seq 600); do
+  if [ -f "$dir/kalah-m6-empty-immediate-owner-s17.kdb" ]; then
+    for p in $(pgrep -f "kalah build --db $dir" || true); do
+      grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null && rank1=$p
+    done
+    break
+  fi
+  sleep 0.1
+done
+[ -n "$rank1" ] || { kill "$job" 2>/dev/null; fail "rank 1 not found while layer 18 was built"; }
+kill -9 "$rank1"
+status=0
+for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$job" 2>/dev/null; then
+  pkill -9 -f "kalah build --db $dir" || true
+  fail "the job hung after rank 1 was killed"
+fi
+wait "$job" || status=$?
+[ "$status" -ne 0 ] || fail "a job with a killed rank exited 0"
+[ ! -f "$dir/kalah-m6-empty-immediate-owner-s19.kdb" ] || fail "the killed job finished"
+echo "ok: killing rank 1 ended the job (exit $status): $(grep -m1 -i -E 'rank|signal|kill' "$work/killed.out" || true)"
+# The rerun keeps the complete layers, resumes, and comes out as one process builds.
+"${mpi[@]}" -np 3 "$kalah" build --db "$dir" "${args[@]}" >"$work/resumed.out" 2>&1 ||
+  { cat "$work/resumed.out"; fail "the rerun failed"; }
+grep -q "(kept)" "$work/resumed.out" || { cat "$work/resumed.out"; fail "the rerun kept no layer"; }
+one="$work/one19"
+"$kalah" build --db "$one" "${args[@]}" >/dev/null
+same "$one" "$dir"
+ls "$dir" | grep -q '\.tmp' && fail "temporary files left after the rerun"
+echo "ok: the rerun over 3 ranks resumed to identical files"

@@ -1,0 +1,52 @@
+// The sharing of layers among ranks (db/partition.h) that a build over several processes uses.
+#include "db/partition.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace kalah {
+namespace {
+
+// Every board of every layer has exactly one owner, the one owner_of names and the one whose
+// ranges hold it; a row pair goes whole to one rank; no rank holds more than the fair share
+// plus the largest pair.
+TEST(Partition, EveryBoardHasOneOwnerAndPairsStayWhole) {
+  for (const int m : {3, 4, 6}) {
+    const int max_seeds = m == 6 ? 16 : 14;
+    const Ranker ranker(m, max_seeds);
+    for (const int ranks : {1, 2, 3, 4, 7}) {
+      const Partition part(ranker, max_seeds, ranks);
+      for (int s = 0; s <= max_seeds; ++s) {
+        std::vector<int> owner(ranker.layer_size(s), -1);
+        uint64_t held = 0, largest_pair = 0;
+        for (int r = 0; r < ranks; ++r) {
+          for (const RankRange& range : part.ranges(s, r))
+            for (uint64_t b = range.begin; b < range.end; ++b) {
+              ASSERT_EQ(owner[b], -1) << "m=" << m << " s=" << s << " board " << b;
+              owner[b] = r;
+            }
+          held += part.boards(s, r);
+        }
+        ASSERT_EQ(held, ranker.layer_size(s));
+        for (uint64_t b = 0; b < owner.size(); ++b)
+          ASSERT_EQ(part.owner_of(s, b), owner[b]) << "m=" << m << " s=" << s << " board " << b;
+        for (int k = 0; 2 * k <= s; ++k) {
+          EXPECT_EQ(part.owner(s, k), part.owner(s, s - k));
+          uint64_t boards = 0;
+          for (const RankRange& range : pair_ranges(ranker, s, k)) {
+            boards += range.end - range.begin;
+            for (uint64_t b = range.begin; b < range.end; ++b)
+              ASSERT_EQ(owner[b], part.owner(s, k));
+          }
+          largest_pair = std::max(largest_pair, boards);
+        }
+        for (int r = 0; r < ranks; ++r)
+          EXPECT_LE(part.boards(s, r), ranker.layer_size(s) / ranks + largest_pair);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kalah
