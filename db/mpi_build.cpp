@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <filesystem>
 #include <functional>
@@ -51,6 +52,9 @@ uint64_t chunk_children(int ranks) {
   return kExchangeBytes / (21 + 9 * static_cast<uint64_t>(ranks - 1));
 }
 
+// Open MPI's own memory in each rank (its shared-memory transport's buffers, libraries).
+constexpr uint64_t kMpiBytes = uint64_t{32} << 20;
+
 constexpr uint64_t kRankMask = (uint64_t{1} << 56) - 1;
 
 // The far children of a rank's boards (those other ranks hold), resolved in rounds: each round
@@ -78,11 +82,13 @@ class RankExchange final : public FarChildren {
   void boards_done(uint64_t n) { done_ = std::max<uint64_t>(done_, n); }
   uint64_t rounds() const { return rounds_; }
   uint64_t bytes_sent() const { return bytes_sent_; }
+  double exchange_seconds() const { return exchange_seconds_; }
 
  private:
   // One round: this rank's requests (none once it has finished), everyone's answers. Returns
   // whether any rank had requests in it.
   bool round(const std::vector<std::span<const uint64_t>>* keys, uint8_t* values) {
+    const auto t0 = std::chrono::steady_clock::now();
     const int ranks = part_.ranks();
     std::vector<uint64_t> start(ranks + 1, 0);
     uint64_t* out = nullptr;
@@ -141,6 +147,7 @@ class RankExchange final : public FarChildren {
     tbb::parallel_for(uint64_t{0}, start[ranks],
                       [&](uint64_t i) { values[back[i]] = replies[i]; });
     ++rounds_;
+    exchange_seconds_ += since(t0);
     bytes_sent_ += 8 * start[ranks] + received + 3 * 8 * (ranks - 1);
     if (rank_ == 0 && report_) report_(done);
     return active;
@@ -152,6 +159,7 @@ class RankExchange final : public FarChildren {
   const std::function<void(uint64_t)> report_;
   std::atomic<uint64_t> done_{0};
   uint64_t rounds_ = 0, bytes_sent_ = 0;
+  double exchange_seconds_ = 0;  // in rounds: sorting, waiting, sending, answering
   Scratch<uint32_t> counts_;
   Scratch<uint64_t> out_;     // the keys asked for, by rank
   Scratch<uint32_t> back_;    // where each one's value goes in the chunk
@@ -330,11 +338,15 @@ MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks, int threads,
   std::vector<uint64_t> raw(ranks, 0);  // layers 0..s held by each rank
   for (int s = 1; s <= o.max_seeds; ++s) {
     for (int r = 0; r < ranks; ++r) {
-      raw[r] += part.boards(s, r);
-      // Beside the raw layers: the exchange's lists, and the rank's frames of layer s while it
-      // is written (files take under 0.5 bytes a board).
-      const uint64_t bytes = raw[r] + overhead_bytes(ranker, s, threads) + kExchangeBytes +
-                             part.boards(s, r) / 2;
+      // A rank's share of a layer, and about one huge page (2 MiB) a range, for the pages its
+      // ends fall in.
+      raw[r] += std::min(ranker.layer_size(s),
+                         part.boards(s, r) + part.ranges(s, r).size() * (uint64_t{2} << 20));
+      // Beside the raw layers: the exchange's lists, the rank's frames of layer s while it is
+      // written (files take under 0.5 bytes a board), and the MPI library's buffers.
+      const uint64_t bytes = raw[r] + overhead_bytes(ranker, s, threads) +
+                             (ranks > 1 ? kExchangeBytes : 0) +
+                             part.boards(s, r) / 2 + kMpiBytes;
       if (bytes > plan.layer_bytes[s]) plan.layer_bytes[s] = bytes;
       if (bytes > plan.peak) {
         plan.peak = bytes;
@@ -344,11 +356,13 @@ MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks, int threads,
     }
   }
   if (plan.peak > memory_limit)
-    throw MemoryLimitError("building up to " + std::to_string(o.max_seeds) + " seeds over " +
-                           std::to_string(ranks) + " ranks needs " + mib(plan.peak) +
-                           " on rank " + std::to_string(plan.peak_rank) + " (at layer " +
-                           std::to_string(plan.peak_layer) + "); the limit per rank is " +
-                           mib(memory_limit) + ": add ranks on more machines, or build fewer seeds");
+    throw MemoryLimitError(
+        "building up to " + std::to_string(o.max_seeds) + " seeds over " + std::to_string(ranks) +
+        (ranks > 1 ? " ranks" : " rank") + " needs " + mib(plan.peak) + " on rank " +
+        std::to_string(plan.peak_rank) + " (at layer " + std::to_string(plan.peak_layer) +
+        "); the limit per rank is " + mib(memory_limit) +
+        " (--memory; by default this machine's memory shared among its ranks): more ranks on "
+        "more machines, or fewer seeds");
   return plan;
 }
 
@@ -414,20 +428,25 @@ void build_database_mpi(const BuildOptions& o, const MpiSession& mpi, BuildObser
                         [&](uint64_t done) { exchange.boards_done(done); });
       ev.compute_seconds = since(t0);
       const uint64_t written = write_shared_layer(part, me, o, s, ev.boards, layers[s].data());
-      // Rank 0 reports the traffic of all ranks and the largest piece of work of any.
+      // Rank 0 reports the traffic of all ranks, the largest piece of work of any, and the
+      // least and most time a rank spent in exchange rounds.
       uint64_t mine[3] = {exchange.bytes_sent(), written, work.largest_piece}, sum[3] = {};
       check(MPI_Reduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD), "MPI_Reduce");
       check(MPI_Reduce(&mine[2], &sum[2], 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD),
             "MPI_Reduce");
+      const double exchanging[2] = {-exchange.exchange_seconds(), exchange.exchange_seconds()};
+      double extremes[2] = {};
+      check(MPI_Reduce(exchanging, extremes, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD),
+            "MPI_Reduce");
       ev.largest_piece = sum[2];
       if (ranks > 1) {
-        char text[200];
+        char text[240];
         std::snprintf(text, sizeof text,
-                      "layer %d over the ranks: %llu exchange rounds, %.2f bytes sent a board "
-                      "(%.2f asking for children, %.2f gathering the file)",
-                      s, static_cast<unsigned long long>(exchange.rounds()),
-                      double(sum[0] + sum[1]) / ev.boards, double(sum[0]) / ev.boards,
-                      double(sum[1]) / ev.boards);
+                      "layer %d over the ranks: %llu exchange rounds (%.2f-%.2f s a rank), %.2f "
+                      "bytes sent a board (%.2f asking for children, %.2f gathering the file)",
+                      s, static_cast<unsigned long long>(exchange.rounds()), -extremes[0],
+                      extremes[1], double(sum[0] + sum[1]) / ev.boards,
+                      double(sum[0]) / ev.boards, double(sum[1]) / ev.boards);
         traffic = text;
       }
     }

@@ -1,4 +1,4 @@
-// mpi_build.h: the build of a database over several processes with MPI (docs/design.md §8),
+// mpi_build.h: the build of a database over several processes with MPI (docs/design.md §5),
 // compiled with -DKALAH_MPI=ON and run as `mpirun -np P kalah build ...`.
 //
 // The same files as the single-machine build, byte for byte, for any P and thread count. Each

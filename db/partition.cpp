@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace kalah {
 
@@ -16,6 +17,7 @@ Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
       shift_(max_seeds + 1, 0),
       coarse_(max_seeds + 1) {
   if (ranks > 127) throw std::invalid_argument("at most 127 ranks");
+  std::vector<uint64_t> held(ranks, 0);  // boards of the layers so far, by rank
   for (int s = 0; s <= max_seeds; ++s) {
     owner_[s].assign(s + 1, 0);
     std::vector<int> ks((s + 2) / 2);
@@ -25,12 +27,17 @@ Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
     };
     std::stable_sort(ks.begin(), ks.end(),
                      [&](int a, int b) { return pair_boards(a) > pair_boards(b); });
+    // The least loaded in this layer; among those, the one holding the fewest boards of the
+    // layers so far (else rank 0 would take the largest pair of every layer).
     std::vector<uint64_t> load(ranks, 0);
     for (const int k : ks) {
-      const int r = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+      int r = 0;
+      for (int q = 1; q < ranks; ++q)
+        if (std::tie(load[q], held[q]) < std::tie(load[r], held[r])) r = q;
       load[r] += pair_boards(k);
       owner_[s][k] = owner_[s][s - k] = r;
     }
+    for (int r = 0; r < ranks; ++r) held[r] += load[r];
     for (int k = 0; k <= s; ++k) {
       const uint64_t begin = ranker.rank_of_rows(s, k, 0, 0);
       starts_[s].push_back(begin);

@@ -1,11 +1,11 @@
 // partition.h: how a build over several processes shares the layers among its ranks
-// (docs/design.md §8).
+// (docs/design.md §5).
 //
 // Each row pair of a layer (db/layer_solver.h) goes whole to one rank, which computes it and then
 // holds its boards for the layers above: a pair's same-layer moves stay within it, so a rank
 // never waits on another while computing, and only children in lower layers cross ranks. Pairs go
-// largest first to the rank with the fewest boards so far (the lowest rank on a tie), layer by
-// layer: the same on every rank, from the ranker alone.
+// largest first to the rank with the fewest boards of the layer so far (on a tie, the fewest of
+// all layers so far, then the lowest rank): the same on every rank, from the ranker alone.
 #pragma once
 
 #include <cstdint>
