@@ -49,7 +49,7 @@ def main():
                         "build is bound by random memory reads, and 64 cores share the "
                         "memory system (this VM's 2 cores keep 0.99 each)")
     # Measured here (scripts/mpi_bench.sh 24; see docs/cluster.md).
-    a.add_argument("--core-ns", type=float, default=137,
+    a.add_argument("--core-ns", type=float, default=130,
                    help="core-nanoseconds a board over ranks, exchanges included (2 ranks on 2 "
                         "cores, m = 6 up to 24 seeds)")
     a.add_argument("--far-bytes", type=float, default=22.0,

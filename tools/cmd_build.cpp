@@ -48,10 +48,14 @@ constexpr CommandHelp kHelp = {
     "30 seeds: 3.2 GB; 34 seeds: 10.2 GB), with the layers below it while they fit, and the\n"
     "others are read from their files in chunks of boards, each block decoded once a chunk\n"
     "(the bigger the limit, the bigger the chunks). The same files come out; the memory each\n"
-    "layer needs is printed before it starts.",
+    "layer needs is printed before it starts.\n"
+    "Over several processes or machines: mpirun -np P kalah build ... (kalah configured with\n"
+    "-DKALAH_MPI=ON) shares every layer among the P ranks and writes the same files; --memory\n"
+    "and --threads are then per rank (docs/cluster.md).",
     "  kalah build --db db --max-seeds 20 --capture empty\n"
     "  kalah build --db db --pits 4 --max-seeds 16 --threads 1\n"
-    "  kalah build --db db --max-seeds 30 --memory 8           lean mode within 8 GiB\n"};
+    "  kalah build --db db --max-seeds 30 --memory 8           lean mode within 8 GiB\n"
+    "  mpirun -np 4 kalah build --db /shared/db --max-seeds 36   over 4 ranks\n"};
 
 // With --json: one object per line for each event (start, note, layer, done; docs/json.md).
 class JsonReporter : public BuildObserver {
