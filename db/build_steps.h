@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "db/builder.h"
+#include "solver/huge_array.h"
 
 namespace kalah {
 
@@ -23,5 +24,33 @@ void remove_temporary_files(const std::string& dir);
 // a file that cannot be read) throws DatabaseError before anything is touched.
 std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer);
 double since(std::chrono::steady_clock::time_point t0);
+
+// The layers a build holds raw (layers[t], lower[t] its data or null) while building layer by
+// layer: what the layers to build need (needed_until[t]: the last of them whose window holds t).
+struct RawLayers {
+  std::vector<HugeArray<uint8_t>> layers;
+  std::vector<const uint8_t*> lower;
+  std::vector<int> needed_until;
+  explicit RawLayers(int max_seeds)
+      : layers(max_seeds + 1), lower(max_seeds + 1, nullptr), needed_until(max_seeds + 1, 0) {}
+  // Frees what no layer above s needs raw any more.
+  void release_after(int s) {
+    for (int t = 1; t <= s; ++t)
+      if (lower[t] && needed_until[t] <= s) {
+        layers[t] = HugeArray<uint8_t>();
+        lower[t] = nullptr;
+      }
+  }
+};
+
+// The event of layer s, before it is built or kept.
+inline LayerEvent layer_event(const Ranker& ranker, int s, uint64_t memory, bool reused) {
+  LayerEvent ev;
+  ev.seeds = s;
+  ev.boards = ranker.layer_size(s);
+  ev.memory = memory;
+  ev.reused = reused;
+  return ev;
+}
 
 }  // namespace kalah

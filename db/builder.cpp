@@ -173,51 +173,41 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
   // Valid layers are kept, and loaded where a layer to build needs them raw. needed_until[t]:
   // the last layer to build whose raw window holds layer t (0: none).
   const std::vector<bool> valid = valid_layers(o, observer);
-  std::vector<int> needed_until(o.max_seeds + 1, 0);
+  RawLayers raw(o.max_seeds);
   for (int s = 1; s <= o.max_seeds; ++s)
     if (!valid[s])
-      for (int t = plan.window_start[s]; t < s; ++t) needed_until[t] = s;
+      for (int t = plan.window_start[s]; t < s; ++t) raw.needed_until[t] = s;
 
-  std::vector<HugeArray<uint8_t>> layers(o.max_seeds + 1);
-  std::vector<const uint8_t*> lower(o.max_seeds + 1, nullptr);
   std::vector<std::unique_ptr<LayerFile>> files;  // layers 1.. on disk, for lean mode
   for (int s = 1; s <= o.max_seeds; ++s) {
-    LayerEvent ev;
-    ev.seeds = s;
-    ev.boards = ranker.layer_size(s);
-    ev.memory = plan.layer_bytes[s];
-    ev.reused = valid[s];
+    LayerEvent ev = layer_event(ranker, s, plan.layer_bytes[s], valid[s]);
     observer.layer_started(ev);
     const auto t0 = std::chrono::steady_clock::now();
     const std::string path = layer_path(o.dir, o.rules, s);
-    if (valid[s] && needed_until[s] > s) {
-      layers[s] = HugeArray<uint8_t>(ev.boards);
-      LayerFile(path, o.rules, s).read_all(layers[s].data());
+    if (valid[s] && raw.needed_until[s] > s) {
+      raw.layers[s] = HugeArray<uint8_t>(ev.boards);
+      LayerFile(path, o.rules, s).read_all(raw.layers[s].data());
     } else if (!valid[s]) {
-      layers[s] = HugeArray<uint8_t>(ev.boards);
+      raw.layers[s] = HugeArray<uint8_t>(ev.boards);
       ColdLayers cold(files, plan.chunk_bytes[s]);
-      const LayerWork work = compute_layer(
-          o.rules, ranker, s, lower, plan.window_start[s] > 1 ? &cold : nullptr, layers[s].data(),
-          [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
+      const LayerWork work =
+          compute_layer(o.rules, ranker, s, raw.lower, plan.window_start[s] > 1 ? &cold : nullptr,
+                        raw.layers[s].data(),
+                        [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
       ev.largest_piece = work.largest_piece;
       ev.critical_path = work.critical_path;
       ev.compute_seconds = since(t0);
-      write_layer_file(o.dir, o.rules, s, layers[s].data(), ev.boards, o.zstd_level);
+      write_layer_file(o.dir, o.rules, s, raw.layers[s].data(), ev.boards, o.zstd_level);
       // Lean mode's lists of children are freed by now, but glibc keeps freed heap pages
       // resident until trimmed, and the next layer's lists would come on top of them.
       if (plan.lean) malloc_trim(0);
     }
-    lower[s] = layers[s].data();
+    raw.lower[s] = raw.layers[s].data();
     if (plan.lean) files.push_back(std::make_unique<LayerFile>(path, o.rules, s));
     ev.file_bytes = std::filesystem::file_size(path);
     ev.seconds = since(t0);
     observer.layer_finished(ev);
-    for (int t = 1; t <= s; ++t) {  // free what no layer above needs raw any more
-      if (lower[t] && needed_until[t] <= s) {
-        layers[t] = HugeArray<uint8_t>();
-        lower[t] = nullptr;
-      }
-    }
+    raw.release_after(s);
   }
 }
 

@@ -125,15 +125,14 @@ std::string compress_block(const uint8_t* values, uint64_t count, int level) {
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
                           uint64_t boards, int level) {
-  return write_layer_file(dir, rules, s, boards,
-                          [&](uint64_t first, uint64_t count, std::vector<std::string>& out) {
-                            tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
-                              const uint64_t at = (first + i) * kBoardsPerBlock;
-                              out[i] = compress_block(
-                                  values + at, std::min<uint64_t>(kBoardsPerBlock, boards - at),
-                                  level);
-                            });
-                          });
+  return write_layer_file(
+      dir, rules, s, boards, [&](uint64_t first, uint64_t count, std::vector<std::string>& out) {
+        tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
+          const uint64_t at = (first + i) * kBoardsPerBlock;
+          out[i] =
+              compress_block(values + at, std::min<uint64_t>(kBoardsPerBlock, boards - at), level);
+        });
+      });
 }
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uint64_t boards,

@@ -497,9 +497,8 @@ void ColdLayers::resolve(const std::vector<std::span<const uint64_t>>& keys, uin
     return first_block_[t] + (key & kRankMask) / files_[t]->header().boards_per_block;
   };
   const size_t blocks = first_block_.back();
-  Buffers::Lookup* order = buffers_->order.get(
-      std::accumulate(keys.begin(), keys.end(), size_t{0},
-                      [](size_t n, const auto& k) { return n + k.size(); }));
+  Buffers::Lookup* order = buffers_->order.get(std::accumulate(
+      keys.begin(), keys.end(), size_t{0}, [](size_t n, const auto& k) { return n + k.size(); }));
   const std::vector<uint64_t> start = sort_children(
       keys, blocks, block_of,
       [&](uint64_t slot, uint32_t index, uint64_t key) {

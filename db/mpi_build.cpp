@@ -150,8 +150,7 @@ class RankExchange final : public FarChildren {
     check(MPI_Alltoallv(answers, recv.data(), recv_at.data(), MPI_UINT8_T, replies, send.data(),
                         send_at.data(), MPI_UINT8_T, MPI_COMM_WORLD),
           "MPI_Alltoallv");
-    tbb::parallel_for(uint64_t{0}, start[ranks],
-                      [&](uint64_t i) { values[back[i]] = replies[i]; });
+    tbb::parallel_for(uint64_t{0}, start[ranks], [&](uint64_t i) { values[back[i]] = replies[i]; });
     ++rounds_;
     exchange_seconds_ += since(t0);
     bytes_sent_ += 8 * start[ranks] + received + 3 * 8 * (ranks - 1);
@@ -234,8 +233,7 @@ uint64_t write_shared_layer(const Partition& part, int rank, const BuildOptions&
   std::vector<std::string> frames(mine.size());
   tbb::parallel_for(size_t{0}, mine.size(), [&](size_t i) {
     const uint64_t first = mine[i] * per_block;
-    frames[i] =
-        compress_block(values + first, std::min(per_block, boards - first), o.zstd_level);
+    frames[i] = compress_block(values + first, std::min(per_block, boards - first), o.zstd_level);
   });
   size_t next = 0;  // of this rank's frames, the first not sent yet
   const FrameSource gather = [&](uint64_t first, uint64_t count, std::vector<std::string>& got) {
@@ -246,8 +244,7 @@ uint64_t write_shared_layer(const Partition& part, int rank, const BuildOptions&
       bytes += frames[next];
       frames[next] = std::string();
     }
-    std::vector<int> counts(ranks, 0), count_at(ranks, 0), byte_counts(ranks, 0),
-        byte_at(ranks, 0);
+    std::vector<int> counts(ranks, 0), count_at(ranks, 0), byte_counts(ranks, 0), byte_at(ranks, 0);
     for (uint64_t b = first; b < first + count; ++b) ++counts[compressor(b)];
     for (int r = 1; r < ranks; ++r) count_at[r] = count_at[r - 1] + counts[r - 1];
     std::vector<uint64_t> all_sizes(rank == 0 ? count : 0);
@@ -315,7 +312,9 @@ uint64_t peak_rss() {
   return static_cast<uint64_t>(u.ru_maxrss) * 1024;
 }
 
-std::string mib(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+std::string mib(uint64_t bytes) {
+  return std::to_string((bytes + (1 << 19)) >> 20) + " MiB";
+}
 
 }  // namespace
 
@@ -333,7 +332,9 @@ MpiSession::MpiSession() {
   MPI_Comm_free(&local);
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiSession::~MpiSession() {
+  MPI_Finalize();
+}
 
 MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks, int threads,
                               uint64_t memory_limit) {
@@ -351,8 +352,7 @@ MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks, int threads,
       // Beside the raw layers: the exchange's lists, the rank's frames of layer s while it is
       // written (files take under 0.5 bytes a board), and the MPI library's buffers.
       const uint64_t bytes = raw[r] + overhead_bytes(ranker, s, threads) +
-                             (ranks > 1 ? kExchangeBytes : 0) +
-                             part.boards(s, r) / 2 + kMpiBytes;
+                             (ranks > 1 ? kExchangeBytes : 0) + part.boards(s, r) / 2 + kMpiBytes;
       if (bytes > plan.layer_bytes[s]) plan.layer_bytes[s] = bytes;
       if (bytes > plan.peak) {
         plan.peak = bytes;
@@ -400,40 +400,36 @@ void build_database_mpi(const BuildOptions& o, const MpiSession& mpi, BuildObser
       observer.note("ignoring " + o.dir + "/" + name + ": not a layer file name kalah writes");
     const std::vector<bool> v = valid_layers(o, observer);
     std::copy(v.begin(), v.end(), valid.begin());
-    observer.note("over " + std::to_string(ranks) + " ranks: each holds its share of the "
-                  "layers raw; estimated peak per rank " + mib(plan.peak));
+    observer.note("over " + std::to_string(ranks) +
+                  " ranks: each holds its share of the "
+                  "layers raw; estimated peak per rank " +
+                  mib(plan.peak));
   }
   check(MPI_Bcast(valid.data(), as_count(valid.size()), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  std::vector<int> needed_until(o.max_seeds + 1, 0);  // as in build_database
+  RawLayers raw(o.max_seeds);  // every layer below one to build is held raw
   for (int s = 1; s <= o.max_seeds; ++s)
     if (!valid[s])
-      for (int t = 1; t < s; ++t) needed_until[t] = s;
+      for (int t = 1; t < s; ++t) raw.needed_until[t] = s;
 
-  std::vector<HugeArray<uint8_t>> layers(o.max_seeds + 1);
-  std::vector<const uint8_t*> lower(o.max_seeds + 1, nullptr);
   for (int s = 1; s <= o.max_seeds; ++s) {
-    LayerEvent ev;
-    ev.seeds = s;
-    ev.boards = ranker.layer_size(s);
-    ev.memory = plan.layer_bytes[s];
-    ev.reused = valid[s];
+    LayerEvent ev = layer_event(ranker, s, plan.layer_bytes[s], valid[s]);
     observer.layer_started(ev);
     const auto t0 = std::chrono::steady_clock::now();
     const std::string path = layer_path(o.dir, o.rules, s);
     std::string traffic;  // rank 0's note on the layer's communication
-    if (valid[s] && needed_until[s] > s) {
+    if (valid[s] && raw.needed_until[s] > s) {
       // Sparse: only this rank's share of the pages is touched.
-      layers[s] = HugeArray<uint8_t>(ev.boards);
-      read_ranges(LayerFile(path, o.rules, s), part.ranges(s, me), layers[s].data());
+      raw.layers[s] = HugeArray<uint8_t>(ev.boards);
+      read_ranges(LayerFile(path, o.rules, s), part.ranges(s, me), raw.layers[s].data());
     } else if (!valid[s]) {
-      layers[s] = HugeArray<uint8_t>(ev.boards);
-      RankExchange exchange(part, s, me, lower,
+      raw.layers[s] = HugeArray<uint8_t>(ev.boards);
+      RankExchange exchange(part, s, me, raw.lower,
                             [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
       const LayerWork work =
-          compute_layer(o.rules, ranker, s, lower, &exchange, layers[s].data(),
+          compute_layer(o.rules, ranker, s, raw.lower, &exchange, raw.layers[s].data(),
                         [&](uint64_t done) { exchange.boards_done(done); });
       ev.compute_seconds = since(t0);
-      const uint64_t written = write_shared_layer(part, me, o, s, ev.boards, layers[s].data());
+      const uint64_t written = write_shared_layer(part, me, o, s, ev.boards, raw.layers[s].data());
       // Rank 0 reports the traffic of all ranks, the largest piece of work of any, and the
       // least and most time a rank spent in exchange rounds.
       uint64_t mine[3] = {exchange.bytes_sent(), written, work.largest_piece}, sum[3] = {};
@@ -451,22 +447,17 @@ void build_database_mpi(const BuildOptions& o, const MpiSession& mpi, BuildObser
                       "layer %d over the ranks: %llu exchange rounds (%.2f-%.2f s a rank), %.2f "
                       "bytes sent a board (%.2f asking for children, %.2f gathering the file)",
                       s, static_cast<unsigned long long>(exchange.rounds()), -extremes[0],
-                      extremes[1], double(sum[0] + sum[1]) / ev.boards,
-                      double(sum[0]) / ev.boards, double(sum[1]) / ev.boards);
+                      extremes[1], double(sum[0] + sum[1]) / ev.boards, double(sum[0]) / ev.boards,
+                      double(sum[1]) / ev.boards);
         traffic = text;
       }
     }
-    lower[s] = layers[s].data();
+    raw.lower[s] = raw.layers[s].data();
     if (me == 0) ev.file_bytes = std::filesystem::file_size(path);
     ev.seconds = since(t0);
     observer.layer_finished(ev);
     if (me == 0 && !traffic.empty()) observer.note(traffic);
-    for (int t = 1; t <= s; ++t) {  // free what no layer above needs raw any more
-      if (lower[t] && needed_until[t] <= s) {
-        layers[t] = HugeArray<uint8_t>();
-        lower[t] = nullptr;
-      }
-    }
+    raw.release_after(s);
   }
   const uint64_t rss = peak_rss();
   std::vector<uint64_t> peaks(me == 0 ? ranks : 0);

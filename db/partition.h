@@ -35,9 +35,9 @@ class Partition {
  private:
   const Ranker& ranker_;
   int ranks_;
-  std::vector<std::vector<int>> owner_;                     // [s][k]
+  std::vector<std::vector<int>> owner_;                      // [s][k]
   std::vector<std::vector<std::vector<RankRange>>> ranges_;  // [s][rank]
-  std::vector<std::vector<uint64_t>> starts_;               // [s][k]: the first rank of mover k
+  std::vector<std::vector<uint64_t>> starts_;                // [s][k]: the first rank of mover k
   // owner_of without a search: the owner of each 2^shift boards of layer s when they have one
   // (-1 where a range starts among them).
   std::vector<int> shift_;

@@ -3,9 +3,9 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <cstdio>
 #include <iostream>
 #include <mutex>
 
@@ -14,9 +14,9 @@
 #ifdef KALAH_MPI
 #include "db/mpi_build.h"
 #endif
+#include "api/answer.h"
 #include "db/layer_file.h"
 #include "solver/threads.h"
-#include "api/answer.h"
 #include "tools/db_tools.h"
 
 namespace kalah {
@@ -219,8 +219,8 @@ int report_build(const BuildCommandOptions& o, const BuildOptions& b, bool lean,
 // so on its way out (write and _exit only: a signal handler).
 std::string g_stopped_message;
 extern "C" void on_stopped(int) {
-  [[maybe_unused]] auto r = ::write(STDERR_FILENO, g_stopped_message.data(),
-                                    g_stopped_message.size());
+  [[maybe_unused]] auto r =
+      ::write(STDERR_FILENO, g_stopped_message.data(), g_stopped_message.size());
   std::_Exit(128 + SIGTERM);
 }
 
@@ -271,8 +271,8 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   BuildCommandOptions o;
   po::options_description desc("options");
   add_db_option(desc, o.dir, "database directory (created)");
-  desc.add_options()(
-      "pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"), "pits per row, 1..8")(
+  desc.add_options()("pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"),
+                     "pits per row, 1..8")(
       "max-seeds", po::value(&o.max_seeds)->required()->value_name("S"),
       "build layers 1..S (boards with up to S seeds on the pits)")(
       "memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
