@@ -7,7 +7,6 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "db/build_steps.h"
@@ -67,7 +66,7 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Normal mode if every layer fits raw; else lean mode with what the limit leaves for the cache.
+// Normal mode if every layer fits raw; else lean mode, the rest of the limit for the chunks.
 MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
   const uint64_t limit = o.memory_limit ? o.memory_limit : machine_memory();
   const int threads = thread_count(o.threads);
@@ -79,8 +78,9 @@ MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
     plan.layer_bytes[s] = build_memory_estimate(ranker, s, threads);
   plan.peak = build_memory_estimate(ranker, o.max_seeds, threads);
   if (plan.peak <= limit && !o.lean) return plan;
-  // Lean: layers s and s-1 raw, then lower ones while they leave the cache kCacheFloor; the
-  // window's lower edge never moves down, so a layer leaves memory once and for all.
+  // Lean: layer s raw (every layer while they fit, unless --lean), then lower ones while they
+  // leave the chunks kChunkFloor; the window's lower edge never moves down, so a layer leaves
+  // memory once and for all.
   plan.lean = true;
   plan.peak = 0;
   auto lean_minimum = [&](int s) {  // layer s, overhead, the smallest lists

@@ -80,9 +80,9 @@ uint64_t build_memory_estimate(const Ranker& ranker, int s, int threads);
 
 // Lean mode, chosen when the normal mode does not fit the memory limit (or asked for): only a
 // window of the top layers is held raw while layer s is built (s at least, every layer if they
-// fit and lean mode was not asked for, else more while they leave 256 MiB), and children in the layers below it are read from
-// their files in chunks whose lists of children get the rest of the limit (ColdLayers,
-// db/layer_solver.h). The files come out the same.
+// fit and lean mode was not asked for, else more while they leave 256 MiB), and children in the
+// layers below it are read from their files in chunks whose lists of children get the rest of
+// the limit (ColdLayers, db/layer_solver.h). The files come out the same.
 struct MemoryPlan {
   bool lean = false;
   std::vector<int> window_start;      // [s]: the lowest layer held raw while building s

@@ -56,19 +56,19 @@ struct Rows {
 // the misses of a whole batch overlap instead of paying them one after another.
 //
 // With far children (FarChildren) a tile is queued twice: first with `gather` set, which only
-// lists the keys of its far children (far_key) and computes nothing, then with `cold_values` set
+// lists the keys of its far children (far_key) and computes nothing, then with `far_values` set
 // to their values, resolved in between, read in the same order.
 class BatchSolver {
  public:
   BatchSolver(const Rules& rules, const Ranker& ranker, int s, const Layers& layers,
-              std::vector<uint64_t>* gather = nullptr, const uint8_t* cold_values = nullptr)
+              std::vector<uint64_t>* gather = nullptr, const uint8_t* far_values = nullptr)
       : rules_(rules),
         ranker_(ranker),
         s_(s),
         layers_(layers),
         out_(layers.out),
         gather_(gather),
-        cold_values_(cold_values) {}
+        far_values_(far_values) {}
 
   // Queues board (row i of `mover`, row j of `opponent`); all boards it depends on must be
   // computed or queued before it.
@@ -95,7 +95,7 @@ class BatchSolver {
       int best = p.best;
       for (int j = 0; j < p.children; ++j) {
         const Child& c = p.child[j];
-        const uint8_t e = c.cold ? c.value : *c.at;
+        const uint8_t e = c.far ? c.value : *c.at;
         if (e == kUnknownValue) throw std::logic_error("builder read a value not computed yet");
         best = std::max(best, move_value(c.extra_turn, c.gain, decode_value(rules_, c.layer, e)));
       }
@@ -108,11 +108,11 @@ class BatchSolver {
   struct Child {
     union {
       const uint8_t* at;  // the value's byte in a raw layer
-      uint8_t value;      // the value itself, from a compressed layer
+      uint8_t value;      // the value itself, of a far child
     };
     int16_t gain;
     bool extra_turn;
-    bool cold;
+    bool far;
     uint8_t layer;
   };
   struct Pending {
@@ -138,18 +138,18 @@ class BatchSolver {
       p.best = std::max(p.best, move_value(extra_turn, gain, terminal_value(ck, cs - ck)));
       return;
     }
-    const bool cold = layers_.is_far(cs, ck);
+    const bool far = layers_.is_far(cs, ck);
     if (gather_) {
-      if (cold) gather_->push_back(far_key(cs, ranker_.rank_of_rows(cs, ck, cm, co)));
+      if (far) gather_->push_back(far_key(cs, ranker_.rank_of_rows(cs, ck, cm, co)));
       return;
     }
     Child& c = p.child[p.children++];
     c.gain = static_cast<int16_t>(gain);
     c.extra_turn = extra_turn;
     c.layer = static_cast<uint8_t>(cs);
-    c.cold = cold;
-    if (cold) {
-      c.value = *cold_values_++;
+    c.far = far;
+    if (far) {
+      c.value = *far_values_++;
     } else {
       c.at = layers_.raw[cs] + ranker_.rank_of_rows(cs, ck, cm, co);
       __builtin_prefetch(c.at);
@@ -191,7 +191,7 @@ class BatchSolver {
   const Layers& layers_;
   uint8_t* const out_;
   std::vector<uint64_t>* const gather_;
-  const uint8_t* cold_values_;
+  const uint8_t* far_values_;
   Pending pending_[kBatch];
   Pending scratch_;  // the board being gathered
   int count_ = 0;
@@ -275,12 +275,12 @@ class RowPair {
   std::optional<Rows> ys_own_;  // the y rows, unless they are the x rows (self pair)
 };
 
-// Tiles [t0, t1) of block (gx, gy) of a row pair; in lean mode, the values of the compressed
-// children of its tiles start at cold[0], cold[1], ... (one pointer per tile).
+// Tiles [t0, t1) of block (gx, gy) of a row pair; with far children, the values of its tiles'
+// far children start at far[0], far[1], ... (one pointer per tile).
 struct Piece {
   int gx, gy;
   size_t t0, t1;
-  const uint8_t* const* cold = nullptr;
+  const uint8_t* const* far = nullptr;
 };
 
 // Computes pieces of one row pair as a wavefront: a piece starts when the pieces of the blocks
@@ -308,7 +308,7 @@ void run_pieces(const RowPair& pair, const std::vector<Piece>& pieces, const Lay
     std::atomic<uint64_t> boards{0};
     tbb::parallel_for(p.t0, p.t1, [&](size_t t) {
       BatchSolver solver(pair.rules(), pair.ranker(), pair.seeds(), layers, nullptr,
-                         p.cold ? p.cold[t - p.t0] : nullptr);
+                         p.far ? p.far[t - p.t0] : nullptr);
       boards += pair.queue_tile(solver, p.gx, p.gy, t);
       solver.flush();
     });
@@ -429,7 +429,7 @@ class ChunkedLayer {
     overflow = {};
     if (boards > 0) seen_ = std::max(seen_, double(children) / boards);  // sizes the next chunks
     for (size_t i = 0, first = 0; i < pieces_.size(); first += pieces_[i].t1 - pieces_[i].t0, ++i)
-      pieces_[i].cold = &tile_values[first];
+      pieces_[i].far = &tile_values[first];
     run_pieces(*pair_, pieces_, layers_, done_);
     pieces_.clear();
     boards_ = 0;

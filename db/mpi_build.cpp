@@ -336,8 +336,15 @@ MpiSession::~MpiSession() {
   MPI_Finalize();
 }
 
-MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks, int threads,
-                              uint64_t memory_limit) {
+BuildOptions for_rank(BuildOptions o, const MpiSession& mpi) {
+  if (o.threads == 0) o.threads = std::max(1, thread_count(0) / mpi.local_ranks());
+  if (o.memory_limit == 0) o.memory_limit = machine_memory() / mpi.local_ranks();
+  return o;
+}
+
+MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks) {
+  const int threads = thread_count(o.threads);
+  const uint64_t memory_limit = o.memory_limit;
   const Ranker ranker(o.rules.pits, o.max_seeds);
   const Partition part(ranker, o.max_seeds, ranks);
   MpiMemoryPlan plan;
@@ -380,14 +387,15 @@ void validate_mpi(const BuildOptions& o) {
         "every layer raw; add ranks (on more machines) instead");
 }
 
-void build_database_mpi(const BuildOptions& o, const MpiSession& mpi, BuildObserver& observer) {
+void build_database_mpi(const BuildOptions& options, const MpiSession& mpi,
+                        BuildObserver& observer) {
+  const BuildOptions o = for_rank(options, mpi);
   validate_mpi(o);
   const int ranks = mpi.ranks(), me = mpi.rank();
   const Ranker ranker(o.rules.pits, o.max_seeds);
   const Partition part(ranker, o.max_seeds, ranks);
   const ThreadLimit threads(o.threads);
-  const uint64_t limit = o.memory_limit ? o.memory_limit : machine_memory() / mpi.local_ranks();
-  const MpiMemoryPlan plan = plan_mpi_memory(o, ranks, threads.threads(), limit);
+  const MpiMemoryPlan plan = plan_mpi_memory(o, ranks);
 
   // Rank 0 owns the directory: it locks it, cleans it and finds the valid layers.
   std::optional<DirectoryLock> lock;

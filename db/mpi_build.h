@@ -47,13 +47,19 @@ struct MpiMemoryPlan {
   uint64_t peak = 0;
   int peak_rank = 0, peak_layer = 0;
 };
-// `threads` per rank; throws MemoryLimitError when a rank's estimate exceeds memory_limit.
-MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks, int threads, uint64_t memory_limit);
+// For options as a rank runs them (for_rank); throws MemoryLimitError when a rank's estimate
+// exceeds o.memory_limit.
+MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks);
+
+// The options as a rank runs them: threads 0 is the rank's cores divided among the ranks on its
+// machine, memory_limit 0 the machine's memory divided among them.
+BuildOptions for_rank(BuildOptions o, const MpiSession& mpi);
 
 // build_database over the ranks of MPI_COMM_WORLD; every rank calls it with the same options
-// (memory_limit is per rank). Rank 0 takes the directory's lock, writes the files and reports
-// to its observer; the others report nothing. Throws as build_database does; after a throw from
-// inside the build the other ranks may be waiting for this one: end the job (MPI_Abort).
+// (threads and memory_limit per rank, as for_rank takes them). Rank 0 takes the directory's lock,
+// writes the files and reports to its observer; the others report nothing. Throws as build_database
+// does; after a throw from inside the build the other ranks may be waiting for this one: end the
+// job (MPI_Abort).
 void build_database_mpi(const BuildOptions& o, const MpiSession& mpi, BuildObserver& observer);
 
 }  // namespace kalah

@@ -9,7 +9,6 @@
 #include <iostream>
 #include <mutex>
 
-#include "db/build_steps.h"
 #include "db/builder.h"
 #ifdef KALAH_MPI
 #include "db/mpi_build.h"
@@ -212,9 +211,6 @@ int report_build(const BuildCommandOptions& o, const BuildOptions& b, bool lean,
 }
 
 #ifdef KALAH_MPI
-// `mpirun -np P kalah build ...` (db/mpi_build.h). Problems found before the ranks talk (options,
-// memory) are found alike by every rank: rank 0 says them and all exit. Past that, a rank that
-// fails says so and ends the job, since the others may be waiting for it.
 // mpirun ends the survivors with SIGTERM when a rank dies or the job is interrupted: each says
 // so on its way out (write and _exit only: a signal handler).
 std::string g_stopped_message;
@@ -224,6 +220,9 @@ extern "C" void on_stopped(int) {
   std::_Exit(128 + SIGTERM);
 }
 
+// `mpirun -np P kalah build ...` (db/mpi_build.h). Problems found before the ranks talk (options,
+// memory) are found alike by every rank: rank 0 says them and all exit. Past that, a rank that
+// fails says so and ends the job, since the others may be waiting for it.
 int build_over_ranks(BuildCommandOptions o, BuildOptions b) {
   const MpiSession mpi;
   const bool speaker = mpi.rank() == 0;
@@ -232,13 +231,12 @@ int build_over_ranks(BuildCommandOptions o, BuildOptions b) {
                       ": stopped by mpirun (another rank ended, or the job was interrupted); "
                       "rerun the same command to resume from the last complete layer\n";
   std::signal(SIGTERM, on_stopped);
-  if (o.threads == 0)  // the cores of this machine, shared among its ranks
-    o.threads = b.threads = std::max(1, thread_count(0) / mpi.local_ranks());
-  if (b.memory_limit == 0) b.memory_limit = machine_memory() / mpi.local_ranks();
+  b = for_rank(b, mpi);
+  o.threads = b.threads;  // for the report
   MpiMemoryPlan plan;
   try {
     validate_mpi(b);
-    plan = plan_mpi_memory(b, mpi.ranks(), thread_count(b.threads), b.memory_limit);
+    plan = plan_mpi_memory(b, mpi.ranks());
   } catch (const std::invalid_argument& e) {
     if (speaker) std::cerr << "kalah build: " << e.what() << "\n";
     return kExitUsage;
