@@ -344,7 +344,6 @@ BuildOptions for_rank(BuildOptions o, const MpiSession& mpi) {
 
 MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks) {
   const int threads = thread_count(o.threads);
-  const uint64_t memory_limit = o.memory_limit;
   const Ranker ranker(o.rules.pits, o.max_seeds);
   const Partition part(ranker, o.max_seeds, ranks);
   MpiMemoryPlan plan;
@@ -368,12 +367,12 @@ MpiMemoryPlan plan_mpi_memory(const BuildOptions& o, int ranks) {
       }
     }
   }
-  if (plan.peak > memory_limit)
+  if (plan.peak > o.memory_limit)
     throw MemoryLimitError(
         "building up to " + std::to_string(o.max_seeds) + " seeds over " + std::to_string(ranks) +
         (ranks > 1 ? " ranks" : " rank") + " needs " + mib(plan.peak) + " on rank " +
         std::to_string(plan.peak_rank) + " (at layer " + std::to_string(plan.peak_layer) +
-        "); the limit per rank is " + mib(memory_limit) +
+        "); the limit per rank is " + mib(o.memory_limit) +
         " (--memory; by default this machine's memory shared among its ranks): more ranks on "
         "more machines, or fewer seeds");
   return plan;
@@ -408,10 +407,8 @@ void build_database_mpi(const BuildOptions& options, const MpiSession& mpi,
       observer.note("ignoring " + o.dir + "/" + name + ": not a layer file name kalah writes");
     const std::vector<bool> v = valid_layers(o, observer);
     std::copy(v.begin(), v.end(), valid.begin());
-    observer.note("over " + std::to_string(ranks) +
-                  " ranks: each holds its share of the "
-                  "layers raw; estimated peak per rank " +
-                  mib(plan.peak));
+    observer.note("over " + std::to_string(ranks) + " ranks: each holds its share of the layers " +
+                  "raw; estimated peak per rank " + mib(plan.peak));
   }
   check(MPI_Bcast(valid.data(), as_count(valid.size()), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
   RawLayers raw(o.max_seeds);  // every layer below one to build is held raw
