@@ -9,8 +9,7 @@
 namespace kalah {
 
 Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
-    : ranker_(ranker),
-      ranks_(ranks),
+    : ranks_(ranks),
       owner_(max_seeds + 1),
       ranges_(max_seeds + 1, std::vector<std::vector<RankRange>>(ranks)),
       starts_(max_seeds + 1),

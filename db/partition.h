@@ -33,7 +33,6 @@ class Partition {
   }
 
  private:
-  const Ranker& ranker_;
   int ranks_;
   std::vector<std::vector<int>> owner_;                      // [s][k]
   std::vector<std::vector<std::vector<RankRange>>> ranges_;  // [s][rank]
