@@ -2,6 +2,7 @@
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "solver/mtdf.h"
 
@@ -47,13 +48,13 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
   validate(rules);
 }
 
-void Solver::check_interrupt() const {
+void Solver::check_interrupt() {
   if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
       (cancel_ && cancel_->load(std::memory_order_relaxed)))
     throw SearchInterrupted();
   if (!table_.shared()) return;
   // A shared table grows only with every thread out of it: its searches stop, to run again.
-  table_.add_work(kInterruptInterval);
+  table_.add_lost_work(std::exchange(lost_work_, 0));
   if (table_.growth_wanted()) throw SearchInterrupted();
 }
 
@@ -171,7 +172,7 @@ int Solver::search(const Board& b, int alpha, int beta) {
     // on the first child's result, so deferring it costs nothing but the work of a cut-off that
     // one would have found. Measured, 2 threads: Kalah(5,4) alone 1.13-1.29 s -> 0.72 s (4.6 in
     // place of 6.6-7.1 million nodes); Kalah(6,4) with 24 seeds 0.51 s -> 0.37-0.47 s.
-    table_.enter(b);
+    lost_work_ += table_.enter(b);
     const struct Leave {  // also when a search is interrupted
       TranspositionTable& table;
       const Board& b;
@@ -190,7 +191,7 @@ int Solver::search(const Board& b, int alpha, int beta) {
   const int best = node.best;
   const int lo = best >= beta0 ? best : best > alpha0 ? best : -s;
   const int hi = best <= alpha0 ? best : best < beta0 ? best : s;
-  table_.store(b, lo, hi, node.best_pit, nodes_ - nodes_before);
+  lost_work_ += table_.store(b, lo, hi, node.best_pit, nodes_ - nodes_before);
   return best;
 }
 

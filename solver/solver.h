@@ -62,7 +62,7 @@ class Solver {
   struct Node;
   struct Children;
   static constexpr uint64_t kInterruptInterval = 4096;  // nodes between checks, a power of 2
-  void check_interrupt() const;
+  void check_interrupt();
   // Plays every move of b into `children`, prefetching each child's table bucket or leaf value.
   void generate(const Board& b, Children& children) const;
   // Records the children whose values are known at once (finished, in the leaves, or settled by
@@ -77,6 +77,7 @@ class Solver {
   const std::atomic<bool>* stop_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
+  uint64_t lost_work_ = 0;  // work evicted from a shared table, not yet reported to it
   Bounds bounds_;
 };
 

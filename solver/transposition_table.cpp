@@ -21,7 +21,8 @@ static_assert(sizeof(TranspositionTable::Entry) * 2 < 64, "two entries and a loc
 
 TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
     : buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))), shared_(shared) {
-  mask_ = std::min<size_t>(buckets_.size(), kInitialBytes / sizeof(Bucket)) - 1;
+  const size_t initial = std::min(kInitialBytes, max_bytes / 64) / sizeof(Bucket);
+  mask_ = std::clamp<size_t>(initial, 1, buckets_.size()) - 1;
 }
 
 TranspositionTable::Lock::Lock(const TranspositionTable& t, const Bucket& k)
@@ -43,18 +44,20 @@ bool TranspositionTable::find(const Board& b, Entry& out) const {
   return e;
 }
 
-void TranspositionTable::enter(const Board& b) {
+uint64_t TranspositionTable::enter(const Board& b) {
   Bucket& k = bucket(b);
   const Lock lock(*this, k);
   if (Entry* e = entry_of(k, b)) {
     ++e->busy;
-    return;
+    return 0;
   }
   // Not in the table yet: an entry with no bounds, only the mark, in place of a cheap entry
   // that no thread is searching (none: go unmarked).
   Entry* e = victim(k);
-  if (!e) return;
+  if (!e) return 0;
+  const uint64_t lost = work_of(*e);
   *e = Entry{b, INT16_MIN, INT16_MAX, -1, 0, 1};
+  return lost;
 }
 
 void TranspositionTable::leave(const Board& b) {
@@ -70,7 +73,7 @@ bool TranspositionTable::busy(const Board& b) const {
   return e && e->busy > 0;
 }
 
-void TranspositionTable::insert(const Entry& entry) {
+uint64_t TranspositionTable::insert(const Entry& entry) {
   Bucket& k = bucket(entry.key);
   const Lock lock(*this, k);
   Entry* e = entry_of(k, entry.key);
@@ -79,12 +82,13 @@ void TranspositionTable::insert(const Entry& entry) {
     e->hi = std::min(e->hi, entry.hi);
     e->move = entry.move;
     e->work = std::max(e->work, entry.work);
-    return;
+    return 0;
   }
   e = victim(k);
-  if (!e) return;  // both boards are being searched: their marks matter more
+  if (!e) return 0;  // both boards are being searched: their marks matter more
+  const uint64_t lost = work_of(*e);
   *e = entry;
-  if (!shared_) ++inserted_;  // only private tables grow
+  return lost;
 }
 
 TranspositionTable::Entry* TranspositionTable::victim(Bucket& k) {
@@ -93,10 +97,12 @@ TranspositionTable::Entry* TranspositionTable::victim(Bucket& k) {
   return !cheap->busy ? cheap : !other->busy ? other : nullptr;
 }
 
-void TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_t nodes) {
-  insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
-               static_cast<uint8_t>(std::bit_width(nodes)), 0});
-  if (!shared_ && inserted_ > capacity() && mask_ + 1 < buckets_.size()) grow();
+uint64_t TranspositionTable::store(const Board& b, int lo, int hi, int move, uint64_t nodes) {
+  const uint64_t lost =
+      insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
+                   static_cast<uint8_t>(std::bit_width(nodes)), 0});
+  if (!shared_ && (lost_ += lost) > kLostWork * capacity() && mask_ + 1 < buckets_.size()) grow();
+  return lost;
 }
 
 size_t TranspositionTable::widen(size_t factor) {
@@ -106,9 +112,9 @@ size_t TranspositionTable::widen(size_t factor) {
 }
 
 size_t TranspositionTable::grow_shared() {
-  work_ = 0;
+  lost_shared_ = 0;
   grow_wanted_ = false;
-  return widen(4);
+  return widen(2);
 }
 
 void TranspositionTable::split(size_t first, size_t last) {
@@ -125,9 +131,8 @@ void TranspositionTable::split(size_t first, size_t last) {
 }
 
 void TranspositionTable::grow() {
-  // Doubling: a table at most twice what the search needs, since fresh memory costs its zeroing.
   split(0, widen(2));
-  inserted_ = 0;
+  lost_ = 0;
 }
 
 }  // namespace kalah

@@ -30,14 +30,23 @@ class TranspositionTable {
     uint8_t busy;    // shared tables: threads searching this board now
   };
 
-  // A table starts at 1 MiB and grows up to max_bytes as it fills, so that a small solve
-  // touches little fresh memory (which the kernel must zero: a 1.5 GiB table cost more than
-  // the whole Kalah(6,4) search with a 24-seed database) while a large one gets the whole budget.
-  // It grows in place: max_bytes are reserved, and growing splits each bucket in use into the
-  // untouched buckets after them, keeping every entry. A private table grows by itself (doubling
-  // as it fills). A shared one cannot while threads use it: its searches report their nodes
-  // (add_work), growth_wanted() says when they exceed what it holds, and the caller, once every
-  // thread is out of the table, grows it (grow_shared and split).
+  // A table starts at 1 MiB (less for a small max_bytes: 1/64 of it) and doubles, up to
+  // max_bytes, once the entries it evicted since it last grew were worth kLostWork nodes per
+  // entry it holds (an entry's work says what its bounds cost). It grows in place: max_bytes
+  // are reserved, and growing splits each bucket in use into the untouched buckets after it,
+  // keeping every entry. A private table grows by itself. A shared one cannot while threads use
+  // it: its searches report the work they evicted (add_lost_work), growth_wanted() says when it
+  // should grow, and the caller, once every thread is out of the table, grows it (grow_shared
+  // and split).
+  //
+  // Why not grow as soon as the table is full: fresh memory is dear (zeroed by the kernel; on
+  // this VM a huge page's first touch costs up to 4 ms), and near a database most entries are
+  // cheap to redo. Growing when the table had been filled made the Kalah(6,4) value with the
+  // 22-seed database touch 256 MiB to save 7 % of its nodes (2 threads: 0.3 s slower, and twice
+  // as variable); growing on evicted work keeps 1-8 MiB there, while searches without a
+  // database (Kalah(5,4): 2-10 % more nodes at kLostWork 2 than then, 30 % at 8) still grow.
+  static constexpr uint64_t kLostWork = 2;
+
   explicit TranspositionTable(size_t max_bytes, bool shared = false);
   bool shared() const { return shared_; }
   // Copies the entry for b into `out`; false when there is none.
@@ -45,25 +54,26 @@ class TranspositionTable {
   // Starts loading b's bucket into the cache, for a find() soon after.
   void prefetch(const Board& b) const { __builtin_prefetch(&bucket(b)); }
   // Records bounds for b (merged with what is known), evicting the cheaper entry of its bucket.
-  void store(const Board& b, int lo, int hi, int move, uint64_t nodes);
+  // Returns the work evicted (work_of).
+  uint64_t store(const Board& b, int lo, int hi, int move, uint64_t nodes);
 
-  // Shared tables: a thread starts (enter) or ends (leave) searching b; busy(b) says whether
-  // any thread is searching it. An entry evicted meanwhile loses its count: busy() only orders
-  // work, so a wrong answer costs time, never correctness.
-  void enter(const Board& b);
+  // Shared tables: a thread starts (enter, which returns the work it evicted) or ends (leave)
+  // searching b; busy(b) says whether any thread is searching it. An entry evicted meanwhile
+  // loses its count: busy() only orders work, so a wrong answer costs time, never correctness.
+  uint64_t enter(const Board& b);
   void leave(const Board& b);
   bool busy(const Board& b) const;
 
   size_t capacity() const { return 2 * (mask_ + 1); }
 
-  // Shared tables: `nodes` more nodes searched (a thread reports them in batches).
-  void add_work(uint64_t nodes) {
+  // Shared tables: `count` more nodes of work evicted (a thread reports them in batches).
+  void add_lost_work(uint64_t count) {
     if (mask_ + 1 < buckets_.size() &&
-        work_.fetch_add(nodes, std::memory_order_relaxed) + nodes > capacity())
+        lost_shared_.fetch_add(count, std::memory_order_relaxed) + count > capacity() * kLostWork)
       grow_wanted_.store(true, std::memory_order_relaxed);
   }
   bool growth_wanted() const { return grow_wanted_.load(std::memory_order_relaxed); }
-  // Quadruples a shared table's buckets in use, keeping every entry: grow_shared() returns the
+  // Doubles a shared table's buckets in use, keeping every entry: grow_shared() returns the
   // buckets in use until now, n, and the caller then moves their entries with split() over
   // [0, n), in parallel if it likes. No thread may use the table meanwhile.
   size_t grow_shared();
@@ -86,7 +96,9 @@ class TranspositionTable {
   const Bucket& bucket(const Board& b) const { return buckets_[hash(b) & mask_]; }
   Bucket& bucket(const Board& b) { return buckets_[hash(b) & mask_]; }
   static uint64_t hash(const Board& b);
-  void insert(const Entry& entry);
+  uint64_t insert(const Entry& entry);
+  // The nodes an entry's bounds cost, roughly.
+  static uint64_t work_of(const Entry& e) { return e.work ? uint64_t{1} << (e.work - 1) : 0; }
   // The entry of k to replace: the cheaper one that no thread is searching, if any.
   static Entry* victim(Bucket& k);
   // b's entry in its bucket k, or nullptr.
@@ -103,9 +115,9 @@ class TranspositionTable {
 
   HugeArray<Bucket> buckets_;  // a power of two of them, reserved: the most the table may use
   size_t mask_ = 0;            // buckets in use - 1
-  size_t inserted_ = 0;        // new entries since the last growth (private tables)
+  uint64_t lost_ = 0;          // work evicted since the last growth (private tables)
   bool shared_;
-  std::atomic<uint64_t> work_{0};  // shared tables: nodes since the last growth
+  std::atomic<uint64_t> lost_shared_{0};  // shared tables: work evicted since the last growth
   std::atomic<bool> grow_wanted_{false};
 };
 

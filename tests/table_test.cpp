@@ -28,15 +28,16 @@ TEST(Table, SharedTableGrowsInPlaceKeepingEveryEntry) {
   TranspositionTable::Entry e;
   for (size_t i = 0; i < boards.size(); ++i) held[i] = table.find(boards[i], e);
 
-  table.add_work(initial / 2);
+  constexpr uint64_t lost_work = TranspositionTable::kLostWork;
+  table.add_lost_work(lost_work * initial / 2);
   EXPECT_FALSE(table.growth_wanted());
-  table.add_work(initial);
+  table.add_lost_work(lost_work * initial);
   ASSERT_TRUE(table.growth_wanted());
   const size_t before = table.grow_shared();
   table.split(0, before / 3);  // in pieces, as threads would
   table.split(before / 3, before);
   EXPECT_FALSE(table.growth_wanted());
-  EXPECT_EQ(table.capacity(), 4 * initial);
+  EXPECT_EQ(table.capacity(), 2 * initial);
   for (size_t i = 0; i < boards.size(); ++i) {
     ASSERT_EQ(table.find(boards[i], e), held[i]) << i;
     if (!held[i]) continue;
@@ -46,26 +47,27 @@ TEST(Table, SharedTableGrowsInPlaceKeepingEveryEntry) {
   }
   // Up to the limit and no further.
   while (table.capacity() < (size_t{64} << 20) / 32) {
-    table.add_work(table.capacity() + 1);
+    table.add_lost_work(lost_work * table.capacity() + 1);
     table.split(0, table.grow_shared());
   }
-  table.add_work(uint64_t{1} << 40);
+  table.add_lost_work(uint64_t{1} << 40);
   EXPECT_FALSE(table.growth_wanted());
 }
 
 TEST(Table, AGrowingSharedTableGivesTheSequentialValue) {
-  // Kalah(4,4) searches ~10^5 nodes: the 1 MiB start grows twice or more, stopping and rerunning
-  // the root moves' searches each time.
+  // Kalah(4,4) searches ~10^5 nodes: a 256 KiB table (64 KiB per root move) starts at 4 KiB and
+  // grows several times, stopping and rerunning the root moves' searches each time.
   for (auto capture : {Capture::kStandard, Capture::kEmpty}) {
     const Rules rules{4, capture, End::kImmediate, Remainder::kOwner};
     Solver sequential(rules, 64 << 20);
     const int expected = sequential.value(start_board(4, 4));
     for (int threads : {2, 8}) {
       const ParallelValue pv = tbb::task_arena(threads).execute(
-          [&] { return value_parallel(rules, Position{start_board(4, 4)}, nullptr, 64 << 20); });
+          [&] { return value_parallel(rules, Position{start_board(4, 4)}, nullptr, 64 << 10); });
       EXPECT_EQ(pv.lower, expected) << threads << " threads";
       EXPECT_EQ(pv.upper, expected) << threads << " threads";
-      EXPECT_GT(pv.nodes, 4u * (1 << 20) / 32) << "too small a search to grow the table";
+      // Growing twice takes (2 + 4) * 64 * kTurnovers boards new to the table, each a node.
+      EXPECT_GT(pv.nodes, 6u * 64 * TranspositionTable::kLostWork) << "too small to grow";
     }
   }
 }
