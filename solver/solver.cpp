@@ -102,16 +102,13 @@ int Solver::order(Children& children, int table_move, Node& node) {
     }
   }
   // The others are bounded by what the table knows of them (enhanced transposition cut-off: one
-  // may already refute this node), then sorted by order_key. Not within kEtcSeeds of the leaves:
-  // there a child's subtree is cheap, and looking up every child costs more than the nodes it
-  // saves (Kalah(6,4), 22-seed database, 1 thread: 7 % more nodes, 7-10 % less time).
+  // may already refute this node), then sorted by order_key.
   int key[kMaxPits], count = 0;
   for (int i = 0; i < children.count && !node.cut(); ++i) {
     if (!open[i]) continue;
     const MoveResult& r = children.result[i];
     const int pit = children.pit[i];
-    if (TranspositionTable::Entry e;
-        seeds(r.board) > leaf_seeds_ + kEtcSeeds && table_.find(r.board, e)) {
+    if (TranspositionTable::Entry e; table_.find(r.board, e)) {
       const Bounds known = move_bounds(r, {e.lo, e.hi});
       if (known.lower >= node.beta) {
         node.record(known.lower, pit);

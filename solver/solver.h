@@ -62,7 +62,6 @@ class Solver {
   struct Node;
   struct Children;
   static constexpr uint64_t kInterruptInterval = 4096;  // nodes between checks, a power of 2
-  static constexpr int kEtcSeeds = 3;  // no transposition cut-offs this near the leaves (order)
   void check_interrupt();
   // Plays every move of b into `children`, prefetching each child's table bucket or leaf value.
   void generate(const Board& b, Children& children) const;
