@@ -42,8 +42,8 @@ class TranspositionTable {
   // Why not grow as soon as the table is full: fresh memory is dear (zeroed by the kernel; on
   // this VM a huge page's first touch costs up to 4 ms), and near a database most entries are
   // cheap to redo. Growing when the table had been filled made the Kalah(6,4) value with the
-  // 22-seed database touch 256 MiB to save 7 % of its nodes (2 threads: 0.3 s slower, and twice
-  // as variable); growing on evicted work keeps 1-8 MiB there, while searches without a
+  // 22-seed database touch 256 MiB to save 7 % of its nodes (2 threads: 0.1-0.2 s slower, and
+  // far more variable); growing on evicted work stops at 64 MiB there, while searches without a
   // database (Kalah(5,4): 2-10 % more nodes at kLostWork 2 than then, 30 % at 8) still grow.
   static constexpr uint64_t kLostWork = 2;
 
