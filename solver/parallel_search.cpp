@@ -265,6 +265,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
         return true;
       });
   add_counts(moves, out.nodes, out.probes);
+  out.table_bytes = table.bytes_in_use();
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
   return out;

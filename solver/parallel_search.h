@@ -40,6 +40,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 struct ParallelValue {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
   uint64_t nodes = 0, probes = 0;
+  size_t table_bytes = 0;  // what the shared table had grown to (from 1 MiB) at the end
   bool interrupted = false;
 };
 

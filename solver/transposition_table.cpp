@@ -21,8 +21,7 @@ static_assert(sizeof(TranspositionTable::Entry) * 2 < 64, "two entries and a loc
 
 TranspositionTable::TranspositionTable(size_t max_bytes, bool shared)
     : buckets_(std::bit_floor(std::max<size_t>(max_bytes / sizeof(Bucket), 1))), shared_(shared) {
-  const size_t initial = std::min(kInitialBytes, max_bytes / 64) / sizeof(Bucket);
-  mask_ = std::clamp<size_t>(initial, 1, buckets_.size()) - 1;
+  mask_ = std::min<size_t>(buckets_.size(), kInitialBytes / sizeof(Bucket)) - 1;
 }
 
 TranspositionTable::Lock::Lock(const TranspositionTable& t, const Bucket& k)

@@ -30,7 +30,7 @@ class TranspositionTable {
     uint8_t busy;    // shared tables: threads searching this board now
   };
 
-  // A table starts at 1 MiB (less for a small max_bytes: 1/64 of it) and doubles, up to
+  // A table starts at 1 MiB (or max_bytes if less) and doubles, up to
   // max_bytes, once the entries it evicted since it last grew were worth kLostWork nodes per
   // entry it holds (an entry's work says what its bounds cost). It grows in place: max_bytes
   // are reserved, and growing splits each bucket in use into the untouched buckets after it,
@@ -65,6 +65,7 @@ class TranspositionTable {
   bool busy(const Board& b) const;
 
   size_t capacity() const { return 2 * (mask_ + 1); }
+  size_t bytes_in_use() const { return (mask_ + 1) * sizeof(Bucket); }
 
   // Shared tables: `count` more nodes of work evicted (a thread reports them in batches).
   void add_lost_work(uint64_t count) {
