@@ -30,9 +30,9 @@ class TranspositionTable {
     uint8_t busy;    // shared tables: threads searching this board now
   };
 
-  // A table starts at 1 MiB (or max_bytes if less) and doubles, up to
-  // max_bytes, once the entries it evicted since it last grew were worth kLostWork nodes per
-  // entry it holds (an entry's work says what its bounds cost). It grows in place: max_bytes
+  // A table starts at 1 MiB (or max_bytes if less) and doubles, up to max_bytes, once the
+  // entries it evicted since it last grew were worth kLostWork nodes per entry it holds (an
+  // entry's work says what its bounds cost). It grows in place: max_bytes
   // are reserved, and growing splits each bucket in use into the untouched buckets after it,
   // keeping every entry. A private table grows by itself. A shared one cannot while threads use
   // it: its searches report the work they evicted (add_lost_work), growth_wanted() says when it
