@@ -100,7 +100,7 @@ uint64_t TranspositionTable::store(const Board& b, int lo, int hi, int move, uin
   const uint64_t lost =
       insert(Entry{b, static_cast<int16_t>(lo), static_cast<int16_t>(hi), static_cast<int8_t>(move),
                    static_cast<uint8_t>(std::bit_width(nodes)), 0});
-  if (!shared_ && (lost_ += lost) > kLostWork * capacity() && mask_ + 1 < buckets_.size()) grow();
+  if (!shared_ && should_grow(lost_ += lost)) grow();
   return lost;
 }
 

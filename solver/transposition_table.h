@@ -32,12 +32,11 @@ class TranspositionTable {
 
   // A table starts at 1 MiB (or max_bytes if less) and doubles, up to max_bytes, once the
   // entries it evicted since it last grew were worth kLostWork nodes per entry it holds (an
-  // entry's work says what its bounds cost). It grows in place: max_bytes
-  // are reserved, and growing splits each bucket in use into the untouched buckets after it,
-  // keeping every entry. A private table grows by itself. A shared one cannot while threads use
-  // it: its searches report the work they evicted (add_lost_work), growth_wanted() says when it
-  // should grow, and the caller, once every thread is out of the table, grows it (grow_shared
-  // and split).
+  // entry's work says what its bounds cost). It grows in place: max_bytes are reserved, and
+  // growing splits each bucket in use into the untouched buckets after it, keeping every entry. A
+  // private table grows by itself. A shared one cannot while threads use it: its searches report
+  // the work they evicted (add_lost_work), growth_wanted() says when it should grow, and the
+  // caller, once every thread is out of the table, grows it (grow_shared and split).
   //
   // Why not grow as soon as the table is full: fresh memory is dear (zeroed by the kernel; on
   // this VM a huge page's first touch costs up to 4 ms), and near a database most entries are
@@ -69,8 +68,7 @@ class TranspositionTable {
 
   // Shared tables: `count` more nodes of work evicted (a thread reports them in batches).
   void add_lost_work(uint64_t count) {
-    if (mask_ + 1 < buckets_.size() &&
-        lost_shared_.fetch_add(count, std::memory_order_relaxed) + count > capacity() * kLostWork)
+    if (should_grow(lost_shared_.fetch_add(count, std::memory_order_relaxed) + count))
       grow_wanted_.store(true, std::memory_order_relaxed);
   }
   bool growth_wanted() const { return grow_wanted_.load(std::memory_order_relaxed); }
@@ -98,6 +96,10 @@ class TranspositionTable {
   Bucket& bucket(const Board& b) { return buckets_[hash(b) & mask_]; }
   static uint64_t hash(const Board& b);
   uint64_t insert(const Entry& entry);
+  // Whether `lost` work evicted since the last growth calls for one (and there is room).
+  bool should_grow(uint64_t lost) const {
+    return lost > kLostWork * capacity() && mask_ + 1 < buckets_.size();
+  }
   // The nodes an entry's bounds cost, roughly.
   static uint64_t work_of(const Entry& e) { return e.work ? uint64_t{1} << (e.work - 1) : 0; }
   // The entry of k to replace: the cheaper one that no thread is searching, if any.
