@@ -11,6 +11,7 @@
 
 #include "db/build_steps.h"
 #include "db/dir_lock.h"
+#include "db/lean_children.h"
 #include "db/file_names.h"
 #include "solver/huge_array.h"
 #include "solver/threads.h"
@@ -189,9 +190,9 @@ void build_database(const BuildOptions& o, BuildObserver& observer) {
       LayerFile(path, o.rules, s).read_all(raw.layers[s].data());
     } else if (!valid[s]) {
       raw.layers[s] = HugeArray<uint8_t>(ev.boards);
-      ColdLayers cold(files, plan.chunk_bytes[s]);
+      LeanChildren lean(files, plan.chunk_bytes[s]);
       const LayerWork work =
-          compute_layer(o.rules, ranker, s, raw.lower, plan.window_start[s] > 1 ? &cold : nullptr,
+          compute_layer(o.rules, ranker, s, raw.lower, plan.window_start[s] > 1 ? &lean : nullptr,
                         raw.layers[s].data(),
                         [&](uint64_t done) { observer.layer_progress(s, done, ev.boards); });
       ev.largest_piece = work.largest_piece;

@@ -80,7 +80,7 @@ constexpr Wide byte_unit(int i) {
   return Wide{1} << (8 * i);
 }
 constexpr Wide row_mask(int m) {
-  return m == 16 ? ~Wide{0} : (Wide{1} << (8 * m)) - 1;
+  return (Wide{1} << (8 * m)) - 1;  // m <= kMaxPits = 8: never the whole 128 bits
 }
 int byte_at(Wide w, int i) {
   return static_cast<int>((w >> (8 * i)) & 0xFF);

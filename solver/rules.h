@@ -99,18 +99,21 @@ inline Board board_of_rows(uint64_t mover, uint64_t opponent, int m) {
 // The start board of Kalah(m,n).
 Board start_board(int m, int n);
 
-// Whether the game is over on this board with its mover to move: under End::kImmediate when
-// either row is empty, under End::kOnTurn when the mover's row is empty.
+// Whether the game is over for a mover with `mover` seeds in their row against `opponent` in the
+// other: under End::kImmediate when either row is empty, under End::kOnTurn when the mover's is.
+inline bool is_terminal(const Rules& rules, int mover, int opponent) {
+  return mover == 0 || (rules.end == End::kImmediate && opponent == 0);
+}
 inline bool is_terminal(const Rules& rules, const Board& b) {
-  const int m = rules.pits;
-  if (mover_seeds(b, m) == 0) return true;
-  return rules.end == End::kImmediate && opponent_seeds(b, m) == 0;
+  return is_terminal(rules, mover_seeds(b, rules.pits), opponent_seeds(b, rules.pits));
 }
 
 // V of a finished board: what the remainder rule adds to the mover minus the opponent.
+inline int terminal_value(const Rules& rules, int mover, int opponent) {
+  return rules.remainder == Remainder::kDiscard ? 0 : mover - opponent;
+}
 inline int terminal_value(const Rules& rules, const Board& b) {
-  if (rules.remainder == Remainder::kDiscard) return 0;
-  return mover_seeds(b, rules.pits) - opponent_seeds(b, rules.pits);
+  return terminal_value(rules, mover_seeds(b, rules.pits), opponent_seeds(b, rules.pits));
 }
 
 struct MoveResult {
@@ -123,17 +126,18 @@ struct MoveResult {
 };
 
 // Plays the mover's pit `pit` (0-based, must be non-empty). No allocation, no branches on m
-// beyond the loop bounds: this is the inner loop of search and database building.
+// beyond the loop bounds: this is the inner loop of search. (The builder sows through row
+// tables instead, db/row_moves.h, and plays only the sowings that come back to the mover's row.)
 MoveResult play(const Rules& rules, const Board& b, int pit);
 
-// Φ of docs/design.md §4: seeds weighted by their distance from their owner's far end, over both
-// rows. Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
 // One row's share of Φ (docs/design.md §4).
 inline int row_potential(const uint8_t* row, int m) {
   int phi = 0;
   for (int i = 0; i < m; ++i) phi += (i + 1) * row[i];
   return phi;
 }
+// Φ of docs/design.md §4: seeds weighted by their distance from their owner's far end, over both
+// rows. Every move that keeps the seeds on the board strictly increases it, so play is acyclic.
 inline int potential(const Board& b, int m) {
   return row_potential(&b.pits[0], m) + row_potential(&b.pits[m], m);
 }

@@ -8,6 +8,7 @@
 #include "db/builder.h"
 #include "db/file_names.h"
 #include "db/layer_solver.h"
+#include "db/lean_children.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -141,7 +142,7 @@ TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
     for (const auto& lower : {std::vector<const uint8_t*>(c.s, nullptr), top_raw}) {
       for (uint64_t chunk_bytes : {uint64_t{1}, uint64_t{64} << 10, uint64_t{1} << 30}) {
         std::vector<uint8_t> got(expected.size());
-        ColdLayers cold(files, chunk_bytes);
+        LeanChildren cold(files, chunk_bytes);
         const LayerWork work = compute_layer(c.rules, ranker, c.s, lower, &cold, got.data());
         EXPECT_EQ(work.boards, expected.size());
         EXPECT_TRUE(got == expected)
