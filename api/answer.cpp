@@ -37,6 +37,17 @@ JsonObject position_json(const std::string& command, const Rules& rules, const P
       .add("to_move", side_name(p.mover));
 }
 
+JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
+                            int lower, int upper, uint64_t nodes, double seconds) {
+  return position_json(command, rules, p)
+      .add("interrupted", true)
+      .add("lower", lower)
+      .add("upper", upper)
+      .add("source", "bounds")
+      .add("nodes", nodes)
+      .add("seconds", seconds);
+}
+
 JsonObject analysis_json(const std::string& command, const Report& r) {
   const Analysis& a = r.analysis;
   const int m = r.rules.pits;

@@ -38,6 +38,10 @@ JsonObject position_json(const std::string& command, const Rules& rules, const P
 // The full analysis: position_json plus value, result, board_value, finished, moves (each with
 // the position it leads to), best_line, source, nodes, probes, seconds.
 JsonObject analysis_json(const std::string& command, const Report& r);
+// A search stopped before its end (Ctrl-C, a budget): position_json plus interrupted, lower,
+// upper (the bounds proven on the final margin for the mover), source "bounds", nodes, seconds.
+JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
+                            int lower, int upper, uint64_t nodes, double seconds);
 // The pie rule: position_json plus pie, value, result, best_opening, openings.
 JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
                     const PieAnalysis& pie);

@@ -1,22 +1,16 @@
 // kalah.cpp: the public API (include/kalah/kalah.h) over the solver and database libraries.
 #include "kalah/kalah.h"
 
-#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 
-#include "api/answer.h"
+#include "api/analyse.h"
 #include "db/database.h"
 #include "db/file_names.h"
 #include "solver/notation.h"
-#include "solver/parallel_search.h"
 
 namespace kalah::api {
 namespace {
-
-// A full analysis's table per root move: the command line's default for solve.
-constexpr size_t kTableBytes = size_t{32} << 20;
-constexpr size_t kTableBytesWithoutDatabase = size_t{256} << 20;
 
 kalah::Rules internal_rules(const Rules& r) {
   kalah::Rules rules;
@@ -64,10 +58,6 @@ Analysis to_public(const std::string& command, const Report& r) {
   return a;
 }
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 std::string version() {
@@ -81,25 +71,8 @@ std::string default_directory() {
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
 
-  // From the database when the position is in it, else by search ending at it.
   Analysis analyse(const std::string& command, const kalah::Rules& rules, const Position& p) const {
-    const auto t0 = std::chrono::steady_clock::now();
-    Report report;
-    report.rules = rules;
-    report.position = p;
-    if (seeds(p.board) <= db->max_seeds()) {
-      report.analysis = db->analyse(p, report.probes);
-      report.source = "database";
-      report.nodes = report.probes;
-    } else {
-      const ParallelAnalysis pa = analyse_parallel(rules, p, db.get(), kTableBytes);
-      report.analysis = pa.analysis;
-      report.source = "search";
-      report.nodes = pa.nodes;
-      report.probes = pa.probes;
-    }
-    report.seconds = since(t0);
-    return to_public(command, report);
+    return to_public(command, analyse_position(rules, p, db.get(), kAnalysisTableBytes).report);
   }
 };
 
@@ -118,14 +91,15 @@ Database::Database(const std::string& directory, const Rules& rules, size_t cach
     if (found.size() != 1)
       throw std::invalid_argument(
           directory + ": " +
-          (found.empty() ? "no layer files for " + describe(r) + "; " +
-                               describe_variants(rethrowing([&] { return list_variants(directory); }))
-                         : "layers of several pit counts for " + describe(r) + "; give pits"));
+          (found.empty()
+               ? "no layer files for " + describe(r) + "; " +
+                     describe_variants(rethrowing([&] { return list_variants(directory); }))
+               : "layers of several pit counts for " + describe(r) + "; give pits"));
     wanted.pits = found[0];
   }
   const kalah::Rules r = internal_rules(wanted);
-  impl_->db = rethrowing(
-      [&] { return std::make_unique<kalah::Database>(directory, r, cache_mb << 20); });
+  impl_->db =
+      rethrowing([&] { return std::make_unique<kalah::Database>(directory, r, cache_mb << 20); });
 }
 
 Database::~Database() = default;
@@ -166,22 +140,12 @@ Analysis analyse(const Rules& rules, const std::string& position, const Database
                                   describe(db->impl_->db->rules()) + ") than " + describe(r));
     return rethrowing([&] { return db->impl_->analyse("solve", r, p); });
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const ParallelAnalysis pa = analyse_parallel(r, p, nullptr, kTableBytesWithoutDatabase);
-  Report report{r, p, pa.analysis, "search", pa.nodes, pa.probes, since(t0)};
-  return to_public("solve", report);
+  return to_public("solve", analyse_position(r, p, nullptr, kSearchTableBytes).report);
 }
 
 Analysis solve(const Rules& rules, int seeds, const Database* db) {
   const kalah::Rules r = internal_rules(rules);  // pits = 0 is refused here
-  if (seeds < 1 || 2 * r.pits * seeds > kMaxPositionSeeds)
-    throw std::invalid_argument("seeds must be 1.." +
-                                std::to_string(std::max(1, kMaxPositionSeeds / (2 * r.pits))) +
-                                " for " + std::to_string(r.pits) + " pits, got " +
-                                std::to_string(seeds));
-  Position p;
-  p.board = start_board(r.pits, seeds);
-  return analyse(rules, format_relative(p, r.pits), db);
+  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db);
 }
 
 }  // namespace kalah::api

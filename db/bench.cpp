@@ -7,14 +7,12 @@
 #include <vector>
 
 #include "db/checksum.h"
+#include "solver/parallel_search.h"
 #include "solver/solver.h"
+#include "solver/units.h"
 
 namespace kalah {
 namespace {
-
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 struct Collect : BuildObserver {
   BuildBench bench;
@@ -58,21 +56,21 @@ ProbeBench bench_probes(const Database& db, uint64_t count) {
   int64_t sum = 0;
   auto t0 = std::chrono::steady_clock::now();
   for (const auto& board : boards) sum += *db.probe(board);
-  out.cold_seconds = since(t0);
+  out.cold_seconds = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   for (const auto& board : boards) sum -= *db.probe(board);
-  out.warm_seconds = since(t0);
+  out.warm_seconds = seconds_since(t0);
   if (sum != 0) throw std::logic_error("probes disagree between passes");
   return out;
 }
 
 SearchBench bench_search() {
   const Rules rules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
-  Solver solver(rules, size_t{256} << 20);
+  Solver solver(rules, kSearchTableBytes);
   const auto t0 = std::chrono::steady_clock::now();
   SearchBench out;
   out.value = solver.value(start_board(4, 4));
-  out.seconds = since(t0);
+  out.seconds = seconds_since(t0);
   out.nodes = solver.nodes();
   return out;
 }

@@ -4,7 +4,7 @@
 // synced and renamed (db/layer_file.h): an interrupted build loses at most the layer in
 // progress, and a rerun keeps every valid file and gives byte-identical files for any thread
 // count. In normal mode all layers up to the one being built are held raw, one byte per board;
-// lean mode (below) holds as few as one.
+// lean mode holds as few as one (db/memory_plan.h chooses).
 #pragma once
 
 #include <cstdint>
@@ -65,6 +65,7 @@ struct BuildTotals {
   void add(const LayerEvent& e);
 };
 
+// A build that cannot fit the memory limit, found before any work.
 struct MemoryLimitError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -73,24 +74,5 @@ struct MemoryLimitError : std::runtime_error {
 // ones computed and written atomically. Throws std::invalid_argument (bad options, see
 // validate), MemoryLimitError (before any work) or DatabaseError.
 void build_database(const BuildOptions& options, BuildObserver& observer);
-
-// Bytes held while building layer s in normal mode with `threads` threads: layers 0..s raw (one
-// byte per board), 32 MiB for buffers and code, and the row tables of the row pairs in flight.
-uint64_t build_memory_estimate(const Ranker& ranker, int s, int threads);
-
-// Lean mode, chosen when the normal mode does not fit the memory limit (or asked for): only a
-// window of the top layers is held raw while layer s is built (s at least, every layer if they
-// fit and lean mode was not asked for, else more while they leave 256 MiB), and children in the
-// layers below it are read from their files in chunks whose lists of children get the rest of
-// the limit (ColdLayers, db/layer_solver.h). The files come out the same.
-struct MemoryPlan {
-  bool lean = false;
-  std::vector<int> window_start;      // [s]: the lowest layer held raw while building s
-  std::vector<uint64_t> chunk_bytes;  // [s]: for the lists of a chunk (ColdLayers)
-  std::vector<uint64_t> layer_bytes;  // [s]: the estimate while building s
-  uint64_t peak = 0;                  // the estimate of the whole build
-};
-// Throws MemoryLimitError when not even lean mode fits.
-MemoryPlan plan_memory(const BuildOptions& options, const Ranker& ranker);
 
 }  // namespace kalah

@@ -1,10 +1,10 @@
 // database.cpp: opening the layers of one variant and answering probes through the block cache.
 #include "db/database.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <stdexcept>
+
+#include "db/machine.h"
 
 namespace kalah {
 namespace {
@@ -41,7 +41,7 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
 }
 
 size_t Database::search_cache_bytes() {
-  return static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 2;
+  return static_cast<size_t>(machine_memory() / 2);
 }
 
 std::optional<int> Database::probe(const Board& b) const {

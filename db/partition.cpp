@@ -1,4 +1,4 @@
-// partition.cpp: row pairs to ranks, largest first to the least loaded.
+// partition.cpp: row pairs to processes, largest first to the least loaded.
 #include "db/partition.h"
 
 #include <algorithm>
@@ -8,15 +8,15 @@
 
 namespace kalah {
 
-Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
-    : ranks_(ranks),
+Partition::Partition(const Ranker& ranker, int max_seeds, int processes)
+    : processes_(processes),
       owner_(max_seeds + 1),
-      ranges_(max_seeds + 1, std::vector<std::vector<RankRange>>(ranks)),
+      ranges_(max_seeds + 1, std::vector<std::vector<RankRange>>(processes)),
       starts_(max_seeds + 1),
       shift_(max_seeds + 1, 0),
       coarse_(max_seeds + 1) {
-  if (ranks > 127) throw std::invalid_argument("at most 127 ranks");
-  std::vector<uint64_t> held(ranks, 0);  // boards of the layers so far, by rank
+  if (processes > 127) throw std::invalid_argument("at most 127 processes");
+  std::vector<uint64_t> held(processes, 0);  // boards of the layers so far, by process
   for (int s = 0; s <= max_seeds; ++s) {
     owner_[s].assign(s + 1, 0);
     std::vector<int> ks((s + 2) / 2);
@@ -27,16 +27,16 @@ Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
     std::stable_sort(ks.begin(), ks.end(),
                      [&](int a, int b) { return pair_boards(a) > pair_boards(b); });
     // The least loaded in this layer; among those, the one holding the fewest boards of the
-    // layers so far (else rank 0 would take the largest pair of every layer).
-    std::vector<uint64_t> load(ranks, 0);
+    // layers so far (else process 0 would take the largest pair of every layer).
+    std::vector<uint64_t> load(processes, 0);
     for (const int k : ks) {
-      int r = 0;
-      for (int q = 1; q < ranks; ++q)
-        if (std::tie(load[q], held[q]) < std::tie(load[r], held[r])) r = q;
-      load[r] += pair_boards(k);
-      owner_[s][k] = owner_[s][s - k] = r;
+      int p = 0;
+      for (int q = 1; q < processes; ++q)
+        if (std::tie(load[q], held[q]) < std::tie(load[p], held[p])) p = q;
+      load[p] += pair_boards(k);
+      owner_[s][k] = owner_[s][s - k] = p;
     }
-    for (int r = 0; r < ranks; ++r) held[r] += load[r];
+    for (int p = 0; p < processes; ++p) held[p] += load[p];
     for (int k = 0; k <= s; ++k) {
       const uint64_t begin = ranker.rank_of_rows(s, k, 0, 0);
       starts_[s].push_back(begin);
@@ -62,9 +62,9 @@ Partition::Partition(const Ranker& ranker, int max_seeds, int ranks)
   }
 }
 
-uint64_t Partition::boards(int s, int rank) const {
+uint64_t Partition::boards(int s, int process) const {
   uint64_t n = 0;
-  for (const RankRange& r : ranges_[s][rank]) n += r.end - r.begin;
+  for (const RankRange& r : ranges_[s][process]) n += r.end - r.begin;
   return n;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: builds kalah (Release), runs `kalah bench --json` (m = 6, layers <= 20 by default;
 # pass --max-seeds 24 for the full workstation figure, and any other bench option) and prints its
-# figures, compares its signature with scripts/bench-signatures.txt, times the same build on one
+# figures, compares its signature with the recorded one, times the same build on one
 # thread and in lean mode, a one-position query in a fresh process, and Kalah(6,4)'s value with the benchmark
 # database. Exits 1 when the signature differs from the recorded one.
 set -euo pipefail
@@ -44,12 +44,16 @@ print(f'search: {s["game"]} by search alone: {s["value"]:+d}, {s["nodes"]} nodes
       f'{s["seconds"]:.3f} s ({s["nodes"] / s["seconds"] / 1e6:.2f} M nodes/s)')
 EOF
 
-# The signature against the recorded one for this workload (scripts/bench-signatures.txt).
+# The signature against the recorded one: the database's for this workload
+# (scripts/bench-signatures.txt), the search's in the golden node counts (the Kalah(4,4) value line
+# of tests/data/golden-nodes.txt, which tests/golden_test.cpp checks too).
 status=0
 workload=$(field "$bench" '"m=%d capture=%s end=%s remainder=%s, layers 1..%d" % (o["pits"], o["rules"]["capture"], o["rules"]["end"], o["rules"]["remainder"], o["max_seeds"])')
 signature=$(field "$bench" '"database %s  search %d" % (o["signature"]["database"], o["signature"]["search"])')
-recorded=$(grep -F "$workload |" scripts/bench-signatures.txt | sed 's/.* | //' || true)
-if [ -z "$recorded" ]; then
+database=$(grep -F "$workload |" scripts/bench-signatures.txt | sed 's/.* | //' || true)
+nodes=$(awk '$1 == 4 && $2 == 4 && $3 == "standard" && $4 == "immediate" && $5 == "owner" && $6 == "value" && $7 == 0 {print $9}' tests/data/golden-nodes.txt)
+recorded="$database  search $nodes"
+if [ -z "$database" ] || [ -z "$nodes" ]; then
   echo "signature: $signature; none recorded for '$workload' (add it to scripts/bench-signatures.txt)"
 elif [ "$recorded" = "$signature" ]; then
   echo "signature: $signature, matches the recorded one"

@@ -238,4 +238,15 @@ std::string draw(const Position& p, int m) {
          bottom + "\n" + numbers_bottom + "     " + side_name(p.mover) + " to move\n";
 }
 
+Position start_position(int m, int seeds) {
+  if (seeds < 1 || 2 * m * seeds > kMaxPositionSeeds)
+    throw std::invalid_argument(
+        "seeds must be 1.." + std::to_string(std::max(1, kMaxPositionSeeds / (2 * m))) + " for " +
+        std::to_string(m) + " pits (at most " + std::to_string(kMaxPositionSeeds) +
+        " seeds in all), got " + std::to_string(seeds));
+  Position p;
+  p.board = start_board(m, seeds);
+  return p;
+}
+
 }  // namespace kalah

@@ -21,6 +21,10 @@ inline constexpr int kMaxPositionSeeds = kMaxBoardSeeds;  // pits and stores tog
 // Longer text is refused before it is split: no position needs more than a few dozen characters.
 inline constexpr size_t kMaxPositionLength = 1000;
 
+// The start position of Kalah(m, seeds): throws std::invalid_argument unless seeds is 1..the
+// most that fits kMaxPositionSeeds ("seeds must be 1..N for M pits ..., got S").
+Position start_position(int m, int seeds);
+
 struct ParsedPosition {
   int pits = 0;  // m, read off the text
   Position position;

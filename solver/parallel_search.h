@@ -23,6 +23,12 @@
 
 namespace kalah {
 
+// Table bytes per root move. A full analysis with a database searches a small tree above it, and
+// a table that stays in the caches is faster; a search without one, or a value search of a big
+// game, fills a big table.
+inline constexpr size_t kAnalysisTableBytes = size_t{32} << 20;
+inline constexpr size_t kSearchTableBytes = size_t{256} << 20;
+
 struct ParallelAnalysis {
   Analysis analysis;  // complete unless interrupted
   uint64_t nodes = 0, probes = 0;

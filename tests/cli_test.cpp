@@ -139,8 +139,8 @@ TEST_F(CliDatabase, QueryRefusesWhatItCannotAnswer) {
 TEST_F(CliDatabase, MissingRulesAreAUsageErrorThatListsTheDirectory) {
   for (const std::string& command :
        {"query --db " + *dir_ + " --capture empty 1,1,1,1/1,1,1,1",
-        "solve --db " + *dir_ + " --capture empty --pits 4 --seeds 1", "info --db " + *dir_ +
-        " --capture empty", "verify --db " + *dir_ + " --capture empty"}) {
+        "solve --db " + *dir_ + " --capture empty --pits 4 --seeds 1",
+        "info --db " + *dir_ + " --capture empty", "verify --db " + *dir_ + " --capture empty"}) {
     const Outcome o = kalah(command);
     EXPECT_EQ(o.status, 2) << command;
     EXPECT_NE(o.out.find("it holds m=4 capture=standard"), std::string::npos)
@@ -179,7 +179,7 @@ TEST_F(CliDatabase, VerifyNamesADamagedFile) {
 TEST(Cli, BuildRefusesTooLittleMemory) {
   const Outcome b = kalah("build --db /tmp/kalah-never-built --max-seeds 30 --memory 1");
   EXPECT_EQ(b.status, 1) << b.out;
-  EXPECT_NE(b.out.find("MiB"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("the memory limit is 1.0 GiB"), std::string::npos) << b.out;
   EXPECT_EQ(kalah("build --db /tmp/kalah-never-built --max-seeds 0").status, 2);
 }
 

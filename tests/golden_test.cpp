@@ -1,6 +1,8 @@
 // golden_test.cpp: golden signatures. The layer files of a few small databases must hash to the
 // recorded SHA-256 values and a few fixed searches must visit the recorded number of nodes: a
 // change that alters either without meaning to is caught here (docs/design.md §8).
+// tests/data/golden-nodes.txt is the one record of search node counts: `kalah bench`'s search
+// signature is its Kalah(4,4) value line (scripts/bench.sh reads it there).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,12 +32,21 @@ const GoldenDatabase kGolden[] = {
     {{6, Capture::kEmpty, End::kImmediate, Remainder::kOwner}, 12},
 };
 
-std::vector<std::string> data_lines(const std::string& file) {
+// The lines of a data file, comments left out. With `counted`, the last must be "end N", N the
+// lines before it: a missing, empty or truncated file fails instead of checking nothing. (The
+// hashes need no count: the files built must be exactly those listed.)
+std::vector<std::string> data_lines(const std::string& file, bool counted) {
   std::ifstream in(std::string(KALAH_TEST_DATA) + "/" + file);
   EXPECT_TRUE(in) << "cannot read tests/data/" << file;
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#') lines.push_back(line);
+  if (!counted) return lines;
+  const std::string end = lines.empty() ? "" : lines.back();
+  if (!lines.empty()) lines.pop_back();
+  if (end != "end " + std::to_string(lines.size()))
+    ADD_FAILURE() << "tests/data/" << file << " is missing, empty or truncated: its last line is '"
+                  << end << "', not 'end " << lines.size() << "'";
   return lines;
 }
 
@@ -65,7 +76,7 @@ TEST(Sha256, KnownVectors) {
 
 TEST_F(Golden, LayerFilesHashToTheRecordedValues) {
   std::set<std::string> listed;
-  for (const std::string& line : data_lines("golden-layers.sha256")) {
+  for (const std::string& line : data_lines("golden-layers.sha256", false)) {
     std::istringstream fields(line);
     std::string hash, name;
     fields >> hash >> name;
@@ -81,7 +92,7 @@ TEST_F(Golden, LayerFilesHashToTheRecordedValues) {
 }
 
 TEST_F(Golden, SearchesVisitTheRecordedNodes) {
-  for (const std::string& line : data_lines("golden-nodes.txt")) {
+  for (const std::string& line : data_lines("golden-nodes.txt", true)) {
     std::istringstream fields(line);
     int pits, n, db_seeds, value;
     std::string capture, end, remainder, analysis;
@@ -97,13 +108,13 @@ TEST_F(Golden, SearchesVisitTheRecordedNodes) {
     }
     const Position start{start_board(pits, n)};
     if (analysis == "full") {
-      const size_t table = (db ? 32 : 256) << 20;
+      const size_t table = db ? kAnalysisTableBytes : kSearchTableBytes;  // kalah solve's
       const ParallelAnalysis pa = analyse_parallel(rules, start, db.get(), table);
       EXPECT_EQ(pa.analysis.value, value) << line;
       EXPECT_EQ(pa.nodes, nodes) << line;
       EXPECT_EQ(pa.probes, probes) << line;
     } else {
-      Solver solver(rules, size_t{256} << 20, db.get());
+      Solver solver(rules, kSearchTableBytes, db.get());  // as kalah bench's search
       EXPECT_EQ(solver.value(start.board), value) << line;
       EXPECT_EQ(solver.nodes(), nodes) << line;
       EXPECT_EQ(solver.probes(), probes) << line;

@@ -66,7 +66,8 @@ class Shape(unittest.TestCase):
         out, _ = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130)
         obj = json.loads(out)
-        self.answer(obj, "solve", POSITION | {"interrupted", "lower", "upper", "nodes"})
+        self.answer(obj, "solve", POSITION | {"interrupted", "lower", "upper", "source", "nodes"})
+        self.assertEqual(obj["source"], "bounds")
 
     def test_query_one_object_per_line(self):
         lines = objects("query", "--db", self.db, "--json", "--keep-going", stdin=(

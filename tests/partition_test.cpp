@@ -1,4 +1,4 @@
-// The sharing of layers among ranks (db/partition.h) that a build over several processes uses.
+// The sharing of layers among processes (db/partition.h) that a build over several processes uses.
 #include "db/partition.h"
 
 #include <gtest/gtest.h>
@@ -9,24 +9,24 @@ namespace kalah {
 namespace {
 
 // Every board of every layer has exactly one owner, the one owner_of names and the one whose
-// ranges hold it; a row pair goes whole to one rank; no rank holds more than the fair share
+// ranges hold it; a row pair goes whole to one process; no process holds more than the fair share
 // plus the largest pair.
 TEST(Partition, EveryBoardHasOneOwnerAndPairsStayWhole) {
   for (const int m : {3, 4, 6}) {
     const int max_seeds = m == 6 ? 16 : 14;
     const Ranker ranker(m, max_seeds);
-    for (const int ranks : {1, 2, 3, 4, 7}) {
-      const Partition part(ranker, max_seeds, ranks);
+    for (const int processes : {1, 2, 3, 4, 7}) {
+      const Partition part(ranker, max_seeds, processes);
       for (int s = 0; s <= max_seeds; ++s) {
         std::vector<int> owner(ranker.layer_size(s), -1);
         uint64_t held = 0, largest_pair = 0;
-        for (int r = 0; r < ranks; ++r) {
-          for (const RankRange& range : part.ranges(s, r))
+        for (int p = 0; p < processes; ++p) {
+          for (const RankRange& range : part.ranges(s, p))
             for (uint64_t b = range.begin; b < range.end; ++b) {
               ASSERT_EQ(owner[b], -1) << "m=" << m << " s=" << s << " board " << b;
-              owner[b] = r;
+              owner[b] = p;
             }
-          held += part.boards(s, r);
+          held += part.boards(s, p);
         }
         ASSERT_EQ(held, ranker.layer_size(s));
         for (uint64_t b = 0; b < owner.size(); ++b)
@@ -41,8 +41,8 @@ TEST(Partition, EveryBoardHasOneOwnerAndPairsStayWhole) {
           }
           largest_pair = std::max(largest_pair, boards);
         }
-        for (int r = 0; r < ranks; ++r)
-          EXPECT_LE(part.boards(s, r), ranker.layer_size(s) / ranks + largest_pair);
+        for (int p = 0; p < processes; ++p)
+          EXPECT_LE(part.boards(s, p), ranker.layer_size(s) / processes + largest_pair);
       }
     }
   }

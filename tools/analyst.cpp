@@ -8,18 +8,14 @@
 #include <stdexcept>
 #include <thread>
 
-#include "api/answer.h"
+#include "api/analyse.h"
 #include "solver/notation.h"
-#include "solver/parallel_search.h"
+#include "solver/units.h"
 
 namespace kalah {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // A whole number in lo..hi, or invalid_argument naming the parameter.
 int64_t number(const std::string& name, const std::string& text, int64_t lo, int64_t hi) {
@@ -34,20 +30,6 @@ int64_t number(const std::string& name, const std::string& text, int64_t lo, int
     throw std::invalid_argument(name + " must be a whole number " + std::to_string(lo) + ".." +
                                 std::to_string(hi) + ", got '" + printable_input(text, 40) + "'");
   return v;
-}
-
-// The answer when the budget ran out: the bounds proven so far, in the shape of an interrupted
-// `kalah solve --json` with source "bounds".
-std::string bounds_json(const Rules& rules, const Position& p, int lower, int upper,
-                        uint64_t nodes, double seconds) {
-  return position_json("serve", rules, p)
-      .add("interrupted", true)
-      .add("lower", lower)
-      .add("upper", upper)
-      .add("source", "bounds")
-      .add("nodes", nodes)
-      .add("seconds", seconds)
-      .str();
 }
 
 // Sets `stop` at the deadline unless destroyed first.
@@ -125,10 +107,10 @@ std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
   rules.remainder = parse_remainder(get("remainder", "owner"));
   validate(rules);
   const std::chrono::milliseconds budget =
-      params.count("budget_ms") ? std::chrono::milliseconds(number(
-                                      "budget_ms", get("budget_ms", ""), 1,
-                                      options_.max_budget.count()))
-                                : options_.budget;
+      params.count("budget_ms")
+          ? std::chrono::milliseconds(
+                number("budget_ms", get("budget_ms", ""), 1, options_.max_budget.count()))
+          : options_.budget;
 
   // The absolute form: the answer names the side to move, which the relative form leaves out.
   const std::string key = describe(rules) + "|" + format_absolute(parsed.position, rules.pits);
@@ -161,41 +143,32 @@ std::string Analyst::compute(const Rules& rules, const Position& p,
                              std::chrono::milliseconds budget, bool& exact) {
   const auto t0 = Clock::now();
   const Database* db = database(rules);
-  Report report;
-  report.rules = rules;
-  report.position = p;
   if (db && seeds(p.board) <= db->max_seeds()) {
-    report.analysis = db->analyse(p, report.probes);
-    report.source = "database";
-    report.nodes = report.probes;
-    report.seconds = since(t0);
     exact = true;
-    return analysis_json("serve", report).str();
+    return analysis_json("serve", analyse_position(rules, p, db, options_.table_bytes).report)
+        .str();
   }
 
-  // A search: one of max_searches at once, all within the budget (waiting included).
+  // A search: one of max_searches at once, all within the budget (waiting included). One that
+  // cannot start answers with the bounds every position has.
   const auto deadline = t0 + budget;
-  const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
-  if (!searches_.try_acquire_until(deadline))
-    return bounds_json(rules, p, stores - s, stores + s, 0, since(t0));
+  if (!searches_.try_acquire_until(deadline)) {
+    const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
+    return interrupted_json("serve", rules, p, stores - s, stores + s, 0, seconds_since(t0)).str();
+  }
   struct Slot {
     std::counting_semaphore<1024>& searches;
     ~Slot() { searches.release(); }
   } const slot{searches_};
   std::atomic<bool> stop{false};
-  ParallelAnalysis pa;
+  Outcome out;
   {
     const Watchdog watchdog(deadline, stop);
-    pa = analyse_parallel(rules, p, db, options_.table_bytes, &stop);
+    out = analyse_position(rules, p, db, options_.table_bytes, &stop);
   }
-  if (pa.interrupted) return bounds_json(rules, p, pa.lower, pa.upper, pa.nodes, since(t0));
-  report.analysis = pa.analysis;
-  report.source = "search";
-  report.nodes = pa.nodes;
-  report.probes = pa.probes;
-  report.seconds = since(t0);
-  exact = true;
-  return analysis_json("serve", report).str();
+  out.report.seconds = seconds_since(t0);
+  exact = !out.interrupted;
+  return outcome_json("serve", out).str();
 }
 
 }  // namespace kalah

@@ -2,18 +2,18 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <mutex>
 
-#include "db/builder.h"
-#ifdef KALAH_MPI
-#include "db/mpi_build.h"
-#endif
 #include "api/answer.h"
+#include "db/builder.h"
+#include "db/memory_plan.h"
+#ifdef KALAH_MPI
+#include "mpi/launch.h"
+#endif
 #include "db/layer_file.h"
 #include "solver/threads.h"
 #include "tools/db_tools.h"
@@ -49,12 +49,12 @@ constexpr CommandHelp kHelp = {
     "(the bigger the limit, the bigger the chunks). The same files come out; the memory each\n"
     "layer needs is printed before it starts.\n"
     "Over several processes or machines: mpirun -np P kalah build ... (kalah configured with\n"
-    "-DKALAH_MPI=ON) shares every layer among the P ranks and writes the same files; --memory\n"
-    "and --threads are then per rank (docs/cluster.md).",
+    "-DKALAH_MPI=ON) shares every layer among the P processes and writes the same files;\n"
+    "--memory and --threads are then per process (docs/cluster.md).",
     "  kalah build --db db --max-seeds 20 --capture empty\n"
     "  kalah build --db db --pits 4 --max-seeds 16 --threads 1\n"
     "  kalah build --db db --max-seeds 30 --memory 8           lean mode within 8 GiB\n"
-    "  mpirun -np 4 kalah build --db /shared/db --max-seeds 36   over 4 ranks\n"};
+    "  mpirun -np 4 kalah build --db /shared/db --max-seeds 36   over 4 processes\n"};
 
 // With --json: one object per line for each event (start, note, layer, done; docs/json.md).
 class JsonReporter : public BuildObserver {
@@ -175,22 +175,23 @@ class Reporter : public BuildObserver {
   BuildTotals totals_;
 };
 
-// The ranks of the job when mpirun (Open MPI, or a PMI launcher) started this process; else 0.
-int mpirun_ranks() {
+// The processes of the job when mpirun (Open MPI, or a PMI launcher) started this one; else 0.
+int launched_processes() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
     if (const char* v = std::getenv(name)) return std::atoi(v);
   return 0;
 }
 
 // Prints the start, runs build(observer) with the reporter that --json asks for, prints the end.
-int report_build(const BuildCommandOptions& o, const BuildOptions& b, bool lean, uint64_t peak,
-                 const std::string& ranks, const std::function<void(BuildObserver&)>& build) {
-  const int threads = thread_count(o.threads);
-  if (o.json) {
-    JsonReporter reporter(b.rules);
+// `processes` is 0 for a build in this process alone.
+int report_build(const BuildCommandOptions& cmd, const BuildOptions& build_options, bool lean,
+                 uint64_t peak, int processes, const std::function<void(BuildObserver&)>& build) {
+  const int threads = thread_count(build_options.threads);
+  if (cmd.json) {
+    JsonReporter reporter(build_options.rules);
     JsonReporter::print(reporter.event("start")
-                            .add("db", o.dir)
-                            .add("max_seeds", o.max_seeds)
+                            .add("db", cmd.dir)
+                            .add("max_seeds", cmd.max_seeds)
                             .add("threads", threads)
                             .add("lean", lean)
                             .add("estimated_peak_bytes", peak));
@@ -198,70 +199,18 @@ int report_build(const BuildCommandOptions& o, const BuildOptions& b, bool lean,
     reporter.summary();
     return kExitOk;
   }
-  std::cout << "building " << o.dir << ": m=" << o.pits << " " << describe(b.rules)
-            << ", layers 1.." << o.max_seeds << ", " << ranks << threads << " thread"
-            << (threads > 1 ? "s" : "") << (ranks.empty() ? "" : " each") << "\n"
+  std::cout << "building " << cmd.dir << ": m=" << cmd.pits << " " << describe(build_options.rules)
+            << ", layers 1.." << cmd.max_seeds << ", "
+            << (processes ? std::to_string(processes) + " processes, " : "") << threads << " thread"
+            << (threads > 1 ? "s" : "") << (processes ? " each" : "") << "\n"
             << "layer         boards      memory   seconds       boards/s  bytes/board  file\n"
             << std::flush;
-  // Under mpirun rank 0's output is a terminal whatever the user's is: lines only.
-  Reporter reporter(isatty(STDOUT_FILENO) && ranks.empty());
+  // Under mpirun process 0's output is a terminal whatever the user's is: lines only.
+  Reporter reporter(isatty(STDOUT_FILENO) && !processes);
   build(reporter);
   reporter.summary();
   return kExitOk;
 }
-
-#ifdef KALAH_MPI
-// mpirun ends the survivors with SIGTERM when a rank dies or the job is interrupted: each says
-// so on its way out (write and _exit only: a signal handler).
-std::string g_stopped_message;
-extern "C" void on_stopped(int) {
-  [[maybe_unused]] auto r =
-      ::write(STDERR_FILENO, g_stopped_message.data(), g_stopped_message.size());
-  std::_Exit(128 + SIGTERM);
-}
-
-// `mpirun -np P kalah build ...` (db/mpi_build.h). Problems found before the ranks talk (options,
-// memory) are found alike by every rank: rank 0 says them and all exit. Past that, a rank that
-// fails says so and ends the job, since the others may be waiting for it.
-int build_over_ranks(BuildCommandOptions o, BuildOptions b) {
-  const MpiSession mpi;
-  const bool speaker = mpi.rank() == 0;
-  g_stopped_message = "kalah build: rank " + std::to_string(mpi.rank()) + " of " +
-                      std::to_string(mpi.ranks()) +
-                      ": stopped by mpirun (another rank ended, or the job was interrupted); "
-                      "rerun the same command to resume from the last complete layer\n";
-  std::signal(SIGTERM, on_stopped);
-  b = for_rank(b, mpi);
-  o.threads = b.threads;  // for the report
-  MpiMemoryPlan plan;
-  try {
-    validate_mpi(b);
-    plan = plan_mpi_memory(b, mpi.ranks());
-  } catch (const std::invalid_argument& e) {
-    if (speaker) std::cerr << "kalah build: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const MemoryLimitError& e) {
-    if (speaker) std::cerr << "kalah build: " << e.what() << "\n";
-    return kExitFailure;
-  }
-  try {
-    if (!speaker) {
-      BuildObserver silent;
-      build_database_mpi(b, mpi, silent);
-      return kExitOk;
-    }
-    return report_build(o, b, false, plan.peak, std::to_string(mpi.ranks()) + " ranks, ",
-                        [&](BuildObserver& observer) { build_database_mpi(b, mpi, observer); });
-  } catch (const std::exception& e) {
-    std::cerr << "kalah build: rank " << mpi.rank() << " of " << mpi.ranks() << ": " << e.what()
-              << "; ending the job (rerun the same command to resume from the last complete "
-                 "layer)\n"
-              << std::flush;
-    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
-    return kExitFailure;
-  }
-}
-#endif
 
 }  // namespace
 
@@ -297,19 +246,22 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.lean = o.lean;
   validate(b);
   if (check_only) return kExitOk;
-  if (const int launched = mpirun_ranks(); launched > 0) {
+  if (const int launched = launched_processes(); launched > 0) {
 #ifdef KALAH_MPI
-    return build_over_ranks(o, b);
+    return build_over_processes(
+        b, [&](const BuildOptions& per_process, uint64_t peak, int processes, const auto& build) {
+          report_build(o, per_process, false, peak, processes, build);
+        });
 #else
     if (launched > 1)
       throw UsageError("started by mpirun with " + std::to_string(launched) +
-                       " ranks, but this kalah was built without MPI: configure it with "
+                       " processes, but this kalah was built without MPI: configure it with "
                        "-DKALAH_MPI=ON (Debian: libopenmpi-dev), or run it without mpirun");
 #endif
   }
   // Refuses a build that cannot fit, before anything is printed.
   const MemoryPlan plan = plan_memory(b, Ranker(b.rules.pits, b.max_seeds));
-  return report_build(o, b, plan.lean, plan.peak, "",
+  return report_build(o, b, plan.lean, plan.peak, 0,
                       [&](BuildObserver& observer) { build_database(b, observer); });
 }
 

@@ -1,12 +1,11 @@
 // cmd_query.cpp: `kalah query`, looking positions up in a database.
-#include <chrono>
 #include <iostream>
 #include <map>
 #include <memory>
 
+#include "api/analyse.h"
 #include "db/database.h"
 #include "solver/notation.h"
-#include "solver/parallel_search.h"
 #include "solver/threads.h"
 #include "tools/cli.h"
 #include "tools/report.h"
@@ -51,27 +50,12 @@ class Querier {
     const Position& p = parsed.position;
     const int s = seeds(p.board);
 
-    Report report;
-    report.rules = rules;
-    report.position = p;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (s <= db.max_seeds()) {
-      report.analysis = db.analyse(p, report.probes);
-      report.source = "database";
-      report.nodes = report.probes;
-    } else if (o_.search) {
-      // On all cores, as `solve` does; the database ends the search.
-      const ParallelAnalysis pa = analyse_parallel(rules, p, &db, size_t{32} << 20);
-      report.analysis = pa.analysis;
-      report.source = "search";
-      report.nodes = pa.nodes;
-      report.probes = pa.probes;
-    } else {
+    if (s > db.max_seeds() && !o_.search)
       throw UsageError("position '" + printable_input(text) + "' has " + std::to_string(s) +
                        " seeds on the pits; the database holds up to " +
                        std::to_string(db.max_seeds()) + " (add --search to solve it by search)");
-    }
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Above the database: on all cores, as `solve` does, the database ending the search.
+    const Report report = analyse_position(rules, p, &db, kAnalysisTableBytes).report;
     if (o_.json) {
       std::cout << analysis_json("query", report).str() << "\n";
     } else {
@@ -86,7 +70,8 @@ class Querier {
     auto& db = open_[rules.pits];
     if (!db)
       db = std::make_unique<Database>(
-          o_.dir, rules, o_.search ? Database::search_cache_bytes() : static_cast<size_t>(o_.cache_mb) << 20);
+          o_.dir, rules,
+          o_.search ? Database::search_cache_bytes() : static_cast<size_t>(o_.cache_mb) << 20);
     return *db;
   }
 
@@ -105,8 +90,8 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
   QueryOptions o;
   po::options_description desc("options");
   add_db_option(desc, o.dir, "database directory");
-  desc.add_options()(
-      "pits", po::value(&o.pits)->value_name("M"), "require positions with M pits per row")(
+  desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
+                     "require positions with M pits per row")(
       "position", po::value(&o.positions)->value_name("POS"), "a position (repeatable)")(
       "json", po::bool_switch(&o.json), "one JSON object per position, one per line")(
       "search", po::bool_switch(&o.search),
@@ -138,8 +123,9 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
           dynamic_cast<const std::invalid_argument*>(&e) || dynamic_cast<const UsageError*>(&e);
       status = input ? kExitUsage : std::max(status, kExitFailure);
       if (o.json)
-        std::cout << answer_json("query").add("input", printable_input(text)).add("error", e.what()).str()
-                  << std::endl;
+        std::cout
+            << answer_json("query").add("input", printable_input(text)).add("error", e.what()).str()
+            << std::endl;
       else
         std::cerr << "kalah query: " << e.what() << std::endl;
     }

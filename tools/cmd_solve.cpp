@@ -8,11 +8,13 @@
 #include <iostream>
 #include <mutex>
 
+#include "api/analyse.h"
 #include "db/database.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
 #include "solver/threads.h"
+#include "solver/units.h"
 #include "tools/cli.h"
 #include "tools/report.h"
 
@@ -36,7 +38,8 @@ struct SolveOptions {
 constexpr CommandHelp kHelp = {
     "solve",
     "kalah solve [--pits M] --seeds N [rule flags] [--db DIR | --no-db] [--json]\n"
-    "       kalah solve [--pits M] [--position] POSITION [rule flags] [--db DIR | --no-db] [--json]",
+    "       kalah solve [--pits M] [--position] POSITION [rule flags] [--db DIR | --no-db] "
+    "[--json]",
     "Solves a position exactly by alpha-beta search: the start position of Kalah(M,N) or any\n"
     "position you give. Prints the position, its value (the final margin for the player to move,\n"
     "stores included) with win/draw/loss, the value of every legal move (a move that earns an\n"
@@ -70,9 +73,7 @@ struct Job {
   bool json = false;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
-  double elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
+  double elapsed() const { return seconds_since(start); }
 };
 
 // The position (given, or the start of Kalah(M,N)) and its rules.
@@ -88,12 +89,11 @@ void resolve_position(const SolveOptions& o, Job& job) {
   } else {
     if (o.seeds < 0)
       throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
-    if (o.seeds < 1 || 2 * m * o.seeds > kMaxPositionSeeds)
-      throw UsageError("--seeds must be 1.." +
-                       std::to_string(std::max(1, kMaxPositionSeeds / (2 * m))) + " for " +
-                       std::to_string(m) + " pits (at most " + std::to_string(kMaxPositionSeeds) +
-                       " seeds in all), got " + std::to_string(o.seeds));
-    job.position.board = start_board(m, o.seeds);
+    try {
+      job.position = start_position(m, o.seeds);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--") + e.what());
+    }
     job.title = "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) + ") start position";
   }
   job.rules = make_rules(m, o.rule_flags);
@@ -103,14 +103,9 @@ void resolve_position(const SolveOptions& o, Job& job) {
 int interrupted(const Job& job, int lo, int hi, uint64_t nodes) {
   const char* mover = side_name(job.position.mover);
   if (job.json)
-    std::cout << position_json("solve", job.rules, job.position)
-                     .add("interrupted", true)
-                     .add("lower", lo)
-                     .add("upper", hi)
-                     .add("nodes", nodes)
-                     .add("seconds", job.elapsed())
-                     .str()
-              << std::endl;
+    std::cout
+        << interrupted_json("solve", job.rules, job.position, lo, hi, nodes, job.elapsed()).str()
+        << std::endl;
   else if (lo == hi)
     std::cout << "interrupted after " << nodes << " nodes, " << job.elapsed()
               << " s: the value for " << mover << " is " << signed_number(lo)
@@ -208,26 +203,17 @@ int solve_value(const Job& job) {
 
 int solve_full(const Job& job) {
   Progress progress(job);
-  const ParallelAnalysis pa =
-      analyse_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
-                       [&](int done, int total) {
-                         progress.show(std::to_string(done) + " of " + std::to_string(total) +
-                                       " moves valued");
-                       });
+  Outcome out = analyse_position(
+      job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, [&](int done, int total) {
+        progress.show(std::to_string(done) + " of " + std::to_string(total) + " moves valued");
+      });
   progress.clear();
-  if (pa.interrupted) return interrupted(job, pa.lower, pa.upper, pa.nodes);
-  Report report;
-  report.rules = job.rules;
-  report.position = job.position;
-  report.analysis = pa.analysis;
-  report.source = "search";
-  report.nodes = pa.nodes;
-  report.probes = pa.probes;
-  report.seconds = job.elapsed();
+  if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
+  out.report.seconds = job.elapsed();
   if (job.json)
-    std::cout << analysis_json("solve", report).str() << "\n";
+    std::cout << analysis_json("solve", out.report).str() << "\n";
   else
-    print_text(std::cout, report);
+    print_text(std::cout, out.report);
   return kExitOk;
 }
 
@@ -243,13 +229,10 @@ int run(const SolveOptions& o, Job& job) {
     } catch (const std::invalid_argument&) {
     }
   }
-  // Per root move. With a database the tree above it is small, and a table that stays in the
-  // caches is faster (m = 6: Kalah(6,4) root in 8 s with 32 MiB against 14 s with 256 MiB).
-  // --value-only is for big games, whose searches fill a big table (Kalah(6,5)).
-  job.table_bytes = static_cast<size_t>(o.table_mb                ? o.table_mb
-                                        : job.db && !o.value_only ? 32
-                                                                  : 256)
-                    << 20;
+  // Per root move (solver/parallel_search.h says why these defaults).
+  job.table_bytes = o.table_mb                ? static_cast<size_t>(o.table_mb) << 20
+                    : job.db && !o.value_only ? kAnalysisTableBytes
+                                              : kSearchTableBytes;
   std::signal(SIGINT, on_interrupt);
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
@@ -282,7 +265,8 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "only the position's value: no move values or line, far less work in big games")(
       "db", po::value(&o.db)->value_name("DIR"),
       ("endgame database (kalah build) whose values end the search early; without --db, the "
-       "default directory (" + default_database_dir() + ") is used when it holds layers of the rules")
+       "default directory (" +
+       default_database_dir() + ") is used when it holds layers of the rules")
           .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "

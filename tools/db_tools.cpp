@@ -1,8 +1,6 @@
 // db_tools.cpp: shared helpers of the database commands.
 #include "tools/db_tools.h"
 
-#include <sys/resource.h>
-
 #include <cstdio>
 
 namespace kalah {
@@ -26,24 +24,6 @@ std::vector<VariantFiles> select_variants(const std::string& dir, const po::vari
     throw UsageError(dir + ": no layer files of the rules asked for; " +
                      describe_variants(variants));
   return out;
-}
-
-std::string human_bytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %s", b, units[u]);
-  return buf;
-}
-
-uint64_t peak_memory_bytes() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
 }
 
 }  // namespace kalah

@@ -1,4 +1,4 @@
-// db_tools.h: what the database commands share: choosing variants, sizes for people.
+// db_tools.h: what the database commands share: choosing the variants of a directory.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "db/file_names.h"
+#include "db/machine.h"
+#include "solver/units.h"
 #include "tools/cli.h"
 
 namespace kalah {
@@ -14,9 +16,5 @@ namespace kalah {
 // line (`vm` tells which were given). Throws UsageError when nothing matches.
 std::vector<VariantFiles> select_variants(const std::string& dir, const po::variables_map& vm,
                                           int pits, const RuleFlags& flags);
-
-std::string human_bytes(double bytes);
-// The process's peak resident memory so far (getrusage), in bytes.
-uint64_t peak_memory_bytes();
 
 }  // namespace kalah

@@ -1,0 +1,41 @@
+// analyse.cpp: database, else search.
+#include "api/analyse.h"
+
+#include "solver/units.h"
+
+namespace kalah {
+
+Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
+                         size_t table_bytes, const std::atomic<bool>* stop,
+                         const MoveProgress& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Outcome out;
+  Report& r = out.report;
+  r.rules = rules;
+  r.position = p;
+  if (db && seeds(p.board) <= db->max_seeds()) {
+    r.analysis = db->analyse(p, r.probes);
+    r.source = "database";
+    r.nodes = r.probes;
+  } else {
+    const ParallelAnalysis pa = analyse_parallel(rules, p, db, table_bytes, stop, progress);
+    r.analysis = pa.analysis;
+    r.source = "search";
+    r.nodes = pa.nodes;
+    r.probes = pa.probes;
+    out.interrupted = pa.interrupted;
+    out.lower = pa.lower;
+    out.upper = pa.upper;
+  }
+  r.seconds = seconds_since(t0);
+  return out;
+}
+
+JsonObject outcome_json(const std::string& command, const Outcome& o) {
+  const Report& r = o.report;
+  if (o.interrupted)
+    return interrupted_json(command, r.rules, r.position, o.lower, o.upper, r.nodes, r.seconds);
+  return analysis_json(command, r);
+}
+
+}  // namespace kalah

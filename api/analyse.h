@@ -1,0 +1,32 @@
+// analyse.h: a position's full analysis from wherever it is cheapest, the one path behind
+// `kalah solve`, `kalah query`, `kalah serve`, the library and the Python module.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+
+#include "api/answer.h"
+#include "db/database.h"
+#include "solver/parallel_search.h"
+
+namespace kalah {
+
+// How an analysis ended: a complete report, or, when `stop` ended its search first, the bounds
+// proven on the final margin for the mover (report.nodes and seconds still count the work).
+struct Outcome {
+  Report report;
+  bool interrupted = false;
+  int lower = 0, upper = 0;
+};
+
+// From the database when it holds the position (source "database"), else by a search on all
+// cores that ends at the database's layers (source "search"; db may be null). `table_bytes` is
+// per root move (kAnalysisTableBytes or kSearchTableBytes, solver/parallel_search.h).
+Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
+                         size_t table_bytes, const std::atomic<bool>* stop = nullptr,
+                         const MoveProgress& progress = {});
+
+// The answer of an Outcome: analysis_json, or interrupted_json with the bounds.
+JsonObject outcome_json(const std::string& command, const Outcome& o);
+
+}  // namespace kalah

@@ -1,0 +1,109 @@
+// build_loop.cpp: opening a build's directory and the layer loop.
+#include "db/build_loop.h"
+
+#include <filesystem>
+
+#include "db/file_names.h"
+#include "solver/huge_array.h"
+#include "solver/units.h"
+
+namespace kalah {
+namespace {
+
+void remove_temporary_files(const std::string& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("kalah-", 0) == 0 && name.find(".kdb.tmp") != std::string::npos)
+      std::filesystem::remove(entry.path());
+  }
+}
+
+std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
+  std::vector<bool> valid(o.max_seeds + 1, false);
+  for (int s = 1; s <= o.max_seeds; ++s) {
+    const std::string path = layer_path(o.dir, o.rules, s);
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path))) continue;
+    try {
+      LayerFile(path, o.rules, s).check_body();
+      valid[s] = true;
+    } catch (const DatabaseError& e) {
+      if (e.problem != DatabaseError::Problem::kDamaged)
+        throw DatabaseError(std::string(e.what()) +
+                                "; the build stops and leaves it as it is (it rebuilds only its "
+                                "own damaged files: move this one away to rebuild the layer)",
+                            e.problem);
+      observer.note(std::string(e.what()) + "; rebuilding it");
+    }
+  }
+  return valid;
+}
+
+// The directory exists before its lock file can be made.
+const std::string& created(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// The layers held raw: layers[t], lower[t] its data or null, needed_until[t] the last layer to
+// build whose window holds t.
+struct RawLayers {
+  std::vector<HugeArray<uint8_t>> layers;
+  std::vector<const uint8_t*> lower;
+  std::vector<int> needed_until;
+  explicit RawLayers(int max_seeds)
+      : layers(max_seeds + 1), lower(max_seeds + 1, nullptr), needed_until(max_seeds + 1, 0) {}
+  // Frees what no layer above s needs raw any more.
+  void release_after(int s) {
+    for (int t = 1; t <= s; ++t)
+      if (lower[t] && needed_until[t] <= s) {
+        layers[t] = HugeArray<uint8_t>();
+        lower[t] = nullptr;
+      }
+  }
+};
+
+}  // namespace
+
+BuildDirectory::BuildDirectory(const BuildOptions& o, BuildObserver& observer)
+    : lock_(created(o.dir)) {
+  remove_temporary_files(o.dir);
+  for (const auto& name : stray_layer_files(o.dir))
+    observer.note("ignoring " + o.dir + "/" + name + ": not a layer file name kalah writes");
+  valid_ = valid_layers(o, observer);
+}
+
+void run_layers(const BuildOptions& o, const Ranker& ranker, const std::vector<bool>& valid,
+                const std::vector<int>& window_start, const std::vector<uint64_t>& layer_bytes,
+                LayerSteps& steps, BuildObserver& observer) {
+  RawLayers raw(o.max_seeds);
+  for (int s = 1; s <= o.max_seeds; ++s)
+    if (!valid[s])
+      for (int t = window_start[s]; t < s; ++t) raw.needed_until[t] = s;
+  for (int s = 1; s <= o.max_seeds; ++s) {
+    LayerEvent ev;
+    ev.seeds = s;
+    ev.boards = ranker.layer_size(s);
+    ev.memory = layer_bytes[s];
+    ev.reused = valid[s];
+    observer.layer_started(ev);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (valid[s] && raw.needed_until[s] > s) {
+      raw.layers[s] = HugeArray<uint8_t>(ev.boards);
+      steps.load(s, raw.layers[s].data());
+    } else if (!valid[s]) {
+      raw.layers[s] = HugeArray<uint8_t>(ev.boards);
+      steps.compute(s, raw.lower, raw.layers[s].data(), ev);
+      ev.compute_seconds = seconds_since(t0);
+      steps.write(s, raw.layers[s].data(), ev);
+    }
+    raw.lower[s] = raw.layers[s].data();
+    if (steps.writes_files())
+      ev.file_bytes = std::filesystem::file_size(layer_path(o.dir, o.rules, s));
+    ev.seconds = seconds_since(t0);
+    observer.layer_finished(ev);
+    steps.finished(s);
+    raw.release_after(s);
+  }
+}
+
+}  // namespace kalah
