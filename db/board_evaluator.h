@@ -27,13 +27,6 @@ struct Layers {
   bool is_far(int t, int k) const { return far[t * raw.size() + k]; }
 };
 
-// One side of the boards of a row pair: a row set and the rows its moves leave.
-struct Rows {
-  RowSet set;
-  RowMoves moves;
-  Rows(const Ranker& ranker, int k) : set(ranker, k), moves(ranker, set) {}
-};
-
 // Evaluates boards in batches: first every child of every board of the batch is located and its
 // byte prefetched, then the values are read. Lookups into big layers miss the caches; this lets
 // the misses of a whole batch overlap instead of paying them one after another.
@@ -133,33 +126,9 @@ class BoardEvaluator {
     }
   }
 
-  // The child of sowing `pit` of the mover's row i: the rows it leaves come from the tables,
-  // except for sowings that come back to the mover's row (n > 2m - pit), which are played.
   void add_child(Pending& p, const Rows& mover, size_t i, const Rows& opponent, size_t j, int pit) {
-    const int m = rules_.pits, k = mover.set.k, ko = opponent.set.k;
-    const uint8_t* x = mover.set.row(i);
-    const int n = x[pit];
-    const size_t at = i * m + pit;
-    const uint64_t own = opponent.set.ranks[j];
-    if (n < m - pit) {  // the last seed stays in the mover's row
-      const int last = pit + n;
-      const int opposite = m - 1 - last;
-      const int captured = opponent.set.row(j)[opposite];
-      if (x[last] == 0 && (captured > 0 || rules_.capture == Capture::kEmpty))
-        return child(p, 1 + captured, false, ko - captured,
-                     opponent.moves.emptied[j * m + opposite], mover.moves.sown_captured[at]);
-      return child(p, 0, false, ko, own, mover.moves.sown[at]);
-    }
-    const int kept = k - n + (m - 1 - pit);  // seeds left in the mover's row
-    if (n == m - pit) return child(p, 1, true, kept, mover.moves.sown[at], own);
-    if (n <= 2 * m - pit)  // past the store into the opponent's first n - (m - pit) pits
-      return child(p, 1, false, ko + n - (m - pit), opponent.moves.fed[j * m + n - (m - pit) - 1],
-                   mover.moves.sown[at]);
-    const Board b = board_of_rows(pack_row(x, m), pack_row(opponent.set.row(j), m), m);
-    const MoveResult mr = play(rules_, b, pit);
-    const Board& c = mr.board;
-    child(p, mr.gain, mr.extra_turn, mover_seeds(c, m), ranker_.row_rank(&c.pits[0]),
-          ranker_.row_rank(&c.pits[m]));
+    const RowChild c = row_child(rules_, ranker_, mover, i, opponent, j, pit);
+    child(p, c.gain, c.extra_turn, c.seeds, c.mover, c.opponent);
   }
 
   const Rules& rules_;

@@ -8,7 +8,7 @@
 
 namespace kalah {
 
-void ChunkedLayer::run() {
+void ChunkedLayer::compute_chunk() {
   if (spans_.empty()) return;
   std::vector<std::pair<size_t, size_t>> tiles;  // (piece, tile)
   for (size_t i = 0; i < spans_.size(); ++i)

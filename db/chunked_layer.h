@@ -32,7 +32,7 @@ class ChunkedLayer {
 
   // Adds the blocks of a row pair, computing chunks as they fill (chunks do not span pairs).
   void add(std::unique_ptr<RowPair> owned) {
-    run();
+    compute_chunk();
     pair_ = std::move(owned);
     // Pairs differ in how many of their children are far (k = 0: none in lean mode): each
     // learns its own, from a first chunk sized for the most.
@@ -41,7 +41,7 @@ class ChunkedLayer {
       for (int gy = 0; gy < pair_->y_groups(); ++gy) add_block(gx, gy);
   }
   void finish() {
-    run();
+    compute_chunk();
     far_.finish();
   }
 
@@ -56,7 +56,7 @@ class ChunkedLayer {
       spans_.push_back({gx, gy, t, t + take});
       boards_ += take * per_tile;
       t += take;
-      if (boards_ >= limit() || t < tiles) run();  // one piece per block in a chunk
+      if (boards_ >= limit() || t < tiles) compute_chunk();  // one span per block in a chunk
     }
   }
 
@@ -75,7 +75,7 @@ class ChunkedLayer {
   }
 
   // Lists the chunk's far children, has them resolved and computes its spans.
-  void run();
+  void compute_chunk();
 
   const Layers& layers_;
   FarChildren& far_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "solver/rank.h"
+#include "solver/rules.h"
 
 namespace kalah {
 
@@ -44,5 +45,52 @@ struct RowMoves {
 
   RowMoves(const Ranker& ranker, const RowSet& set);
 };
+
+// One side of the boards of a row pair: a row set and the rows its moves leave.
+struct Rows {
+  RowSet set;
+  RowMoves moves;
+  Rows(const Ranker& ranker, int k) : set(ranker, k), moves(ranker, set) {}
+};
+
+// A board's child as the builder sees it: `gain` seeds to the mover, then the board of s - gain
+// seeds whose mover row holds `seeds` seeds and has rank `mover`, its opponent's row `opponent`.
+struct RowChild {
+  int gain;
+  bool extra_turn;
+  int seeds;
+  uint64_t mover, opponent;
+};
+
+// The child of sowing `pit` (non-empty) of row i of `mover` against row j of `opponent`: the rows
+// it leaves come from the tables, except for sowings that come back to the mover's row
+// (n > 2m - pit), which are played. Inline: the builder calls it for every move of every board.
+inline RowChild row_child(const Rules& rules, const Ranker& ranker, const Rows& mover, size_t i,
+                          const Rows& opponent, size_t j, int pit) {
+  const int m = rules.pits, k = mover.set.k, ko = opponent.set.k;
+  const uint8_t* x = mover.set.row(i);
+  const int n = x[pit];
+  const size_t at = i * m + pit;
+  const uint64_t own = opponent.set.ranks[j];
+  if (n < m - pit) {  // the last seed stays in the mover's row
+    const int last = pit + n;
+    const int opposite = m - 1 - last;
+    const int captured = opponent.set.row(j)[opposite];
+    if (x[last] == 0 && (captured > 0 || rules.capture == Capture::kEmpty))
+      return {1 + captured, false, ko - captured, opponent.moves.emptied[j * m + opposite],
+              mover.moves.sown_captured[at]};
+    return {0, false, ko, own, mover.moves.sown[at]};
+  }
+  const int kept = k - n + (m - 1 - pit);  // seeds left in the mover's row
+  if (n == m - pit) return {1, true, kept, mover.moves.sown[at], own};
+  if (n <= 2 * m - pit)  // past the store into the opponent's first n - (m - pit) pits
+    return {1, false, ko + n - (m - pit), opponent.moves.fed[j * m + n - (m - pit) - 1],
+            mover.moves.sown[at]};
+  const Board b = board_of_rows(pack_row(x, m), pack_row(opponent.set.row(j), m), m);
+  const MoveResult mr = play(rules, b, pit);
+  const Board& c = mr.board;
+  return {mr.gain, mr.extra_turn, mover_seeds(c, m), ranker.row_rank(&c.pits[0]),
+          ranker.row_rank(&c.pits[m])};
+}
 
 }  // namespace kalah

@@ -7,9 +7,6 @@
 
 #include "db/builder.h"
 #include "db/file_names.h"
-#include "db/layer_solver.h"
-#include "db/lean_children.h"
-#include "tests/oracle.h"
 #include "tests/test_util.h"
 
 namespace kalah {
@@ -45,112 +42,6 @@ TEST(Determinism, KilledBuildResumesToIdenticalFiles) {
 
   test::build(killed.str(), rules, top);
   EXPECT_TRUE(test::snapshot(reference.str()) == test::snapshot(killed.str()));
-}
-
-}  // namespace
-}  // namespace kalah
-
-namespace kalah {
-namespace {
-
-// Lean mode (db/builder.h) writes the same bytes as the normal mode.
-TEST(LeanMode, EqualsNormalModeInEveryVariant) {
-  struct Case {
-    int m, top;
-    std::vector<Rules> variants;
-  };
-  const Rules six{6, Capture::kEmpty, End::kOnTurn, Remainder::kDiscard};
-  const Case cases[] = {{3, 12, test::all_variants(3)},
-                        {4, 10, test::all_variants(4)},
-                        {5, 10, {test::all_variants(5)[0], test::all_variants(5)[7]}},
-                        {6, 16, {six}}};  // 30 MB of lower layers: the cache evicts
-  for (const Case& c : cases) {
-    for (const Rules& rules : c.variants) {
-      test::TempDir normal;
-      test::build(normal.str(), rules, c.top);
-      for (int threads : {1, 2}) {
-        test::TempDir lean;
-        BuildOptions o;
-        o.dir = lean.str();
-        o.rules = rules;
-        o.max_seeds = c.top;
-        o.threads = threads;
-        o.lean = true;
-        o.memory_limit = uint64_t{100} << 20;
-        BuildObserver quiet;
-        build_database(o, quiet);
-        EXPECT_TRUE(test::snapshot(normal.str()) == test::snapshot(lean.str()))
-            << describe(rules) << " m=" << c.m << ", " << threads << " threads";
-      }
-    }
-  }
-}
-
-TEST(LeanMode, KilledLeanBuildResumesToIdenticalFilesWithinItsMemory) {
-  const Rules rules{6, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
-  const int top = 16;
-  test::TempDir reference, killed;
-  test::build(reference.str(), rules, top);
-  const std::vector<std::string> args = {
-      "build",     "--db",  killed.str(), "--max-seeds", std::to_string(top),
-      "--capture", "empty", "--lean",     "--memory",    "0.1"};
-  {
-    test::Process build(KALAH_EXE, args);
-    char started[16];
-    std::snprintf(started, sizeof started, "\n%5d ", top - 1);
-    ASSERT_TRUE(build.read_until(started)) << build.output();
-    build.signal(SIGKILL);
-    ASSERT_EQ(build.wait(), 128 + SIGKILL) << build.output();
-  }
-  test::Process resumed(KALAH_EXE, args);
-  long max_rss_kib = 0;
-  ASSERT_EQ(resumed.wait(&max_rss_kib), 0) << resumed.output();
-  EXPECT_NE(resumed.output().find("lean mode"), std::string::npos) << resumed.output();
-  EXPECT_TRUE(test::snapshot(reference.str()) == test::snapshot(killed.str()));
-#ifndef __SANITIZE_ADDRESS__  // AddressSanitizer's shadow memory and quarantine come on top
-  EXPECT_LT(max_rss_kib * 1024.0, 0.1 * (1 << 30)) << "peak " << max_rss_kib << " KiB";
-#endif
-}
-
-// Lean mode's chunks (db/layer_solver.h): a layer computed from compressed lower layers in chunks
-// of any size (down to one tile, which splits blocks across chunks) equals the layer computed
-// from raw ones, also with only some lower layers compressed.
-TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
-  const Rules six{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
-  const struct {
-    Rules rules;
-    int s;
-  } cases[] = {{test::all_variants(4)[1], 10}, {test::all_variants(4)[6], 10}, {six, 12}};
-  for (const auto& c : cases) {
-    test::TempDir dir;
-    test::build(dir.str(), c.rules, c.s - 1);
-    const Ranker ranker(c.rules.pits, c.s);
-    std::vector<std::unique_ptr<LayerFile>> files;
-    std::vector<std::vector<uint8_t>> raw(c.s);
-    std::vector<const uint8_t*> all_raw(c.s, nullptr);
-    for (int t = 1; t < c.s; ++t) {
-      files.push_back(
-          std::make_unique<LayerFile>(dir.str(layer_file_name(c.rules, t)), c.rules, t));
-      raw[t].resize(ranker.layer_size(t));
-      files.back()->read_all(raw[t].data());
-      all_raw[t] = raw[t].data();
-    }
-    std::vector<uint8_t> expected(ranker.layer_size(c.s));
-    compute_layer(c.rules, ranker, c.s, all_raw, nullptr, expected.data());
-    std::vector<const uint8_t*> top_raw(c.s, nullptr);  // the layer below raw, the rest not
-    top_raw[c.s - 1] = raw[c.s - 1].data();
-    for (const auto& lower : {std::vector<const uint8_t*>(c.s, nullptr), top_raw}) {
-      for (uint64_t chunk_bytes : {uint64_t{1}, uint64_t{64} << 10, uint64_t{1} << 30}) {
-        std::vector<uint8_t> got(expected.size());
-        LeanChildren cold(files, chunk_bytes);
-        const LayerWork work = compute_layer(c.rules, ranker, c.s, lower, &cold, got.data());
-        EXPECT_EQ(work.boards, expected.size());
-        EXPECT_TRUE(got == expected)
-            << describe(c.rules) << " s=" << c.s << ", chunks of " << chunk_bytes
-            << " bytes, layer below " << (lower[c.s - 1] ? "raw" : "compressed");
-      }
-    }
-  }
 }
 
 }  // namespace

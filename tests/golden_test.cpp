@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -53,13 +54,12 @@ std::vector<std::string> data_lines(const std::string& file, bool counted) {
 class Golden : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new test::TempDir();
+    dir_ = std::make_unique<test::TempDir>();
     for (const auto& g : kGolden) test::build(dir_->str(), g.rules, g.max_seeds);
   }
-  static void TearDownTestSuite() { delete dir_; }
-  static test::TempDir* dir_;
+  static void TearDownTestSuite() { dir_.reset(); }
+  static inline std::unique_ptr<test::TempDir> dir_;
 };
-test::TempDir* Golden::dir_ = nullptr;
 
 TEST(Sha256, KnownVectors) {
   test::Sha256 empty;

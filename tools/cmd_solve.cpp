@@ -217,7 +217,7 @@ int solve_full(const Job& job) {
   return kExitOk;
 }
 
-int run(const SolveOptions& o, Job& job) {
+int solve_job(const SolveOptions& o, Job& job) {
   // A search probes all over the database: a cache that holds all of it decodes each block once
   // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
   if (!o.db.empty()) {
@@ -286,7 +286,7 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   job.json = o.json;
   resolve_position(o, job);
   if (check_only) return kExitOk;
-  return run(o, job);
+  return solve_job(o, job);
 }
 
 }  // namespace kalah

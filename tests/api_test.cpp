@@ -1,0 +1,82 @@
+// api_test.cpp: the library's API (include/kalah/kalah.h) against the oracle and its promises.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "kalah/kalah.h"
+#include "solver/notation.h"
+#include "tests/oracle.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+class Api : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<test::TempDir>();
+    test::build(dir_->str(), kRules, kTop);
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+  static constexpr Rules kRules{4, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  static constexpr int kTop = 8;
+  static inline std::unique_ptr<test::TempDir> dir_;
+};
+
+const api::Rules kEmpty{0, "empty", "immediate", "owner"};
+
+// The pit count comes from the files; probes equal the oracle's values, stores included; a
+// position above the top layer is no probe but is analysed by search.
+TEST_F(Api, DatabaseProbesAndAnalysesAsTheOracleSays) {
+  const api::Database db(dir_->str(), kEmpty);
+  EXPECT_EQ(db.rules().pits, 4);
+  EXPECT_EQ(db.max_seeds(), kTop);
+  test::Oracle oracle(kRules);
+  for (const char* text : {"1,0,2,0/0,1,1,0/3,4", "0,2,0,1/1,0,0,3/0,1", "2,1,0,0/0,0,1,3/5,2"}) {
+    const Position p = parse_position(text, 4).position;
+    const int want = oracle.value(p.board) + p.mover_store - p.opponent_store;
+    EXPECT_EQ(db.probe(text), want) << text;
+    const api::Analysis a = db.analyse(text);
+    EXPECT_EQ(a.value, want) << text;
+    EXPECT_EQ(a.source, "database");
+  }
+  const char* above = "3,3,3,0/0,3,3,3/0,0";  // 18 seeds
+  EXPECT_FALSE(db.probe(above).has_value());
+  const api::Analysis searched = db.analyse(above);
+  EXPECT_EQ(searched.source, "search");
+  EXPECT_EQ(searched.value, oracle.value(parse_position(above, 4).position.board));
+}
+
+// Bad input is std::invalid_argument with the command line's message.
+TEST_F(Api, BadInputIsInvalidArgumentNamingTheProblem) {
+  EXPECT_THROW(api::Database(dir_->str("missing"), kEmpty), std::invalid_argument);
+  EXPECT_THROW(api::Database(dir_->str(), {0, "standard", "immediate", "owner"}),
+               std::invalid_argument);
+  const api::Database db(dir_->str(), kEmpty);
+  EXPECT_THROW(db.probe("1,2,3/4,5,6"), std::invalid_argument);  // 3 pits, not 4
+  EXPECT_THROW(api::analyse({4, "empty", "immediate", "owner"}, "1,1,x,1/1,1,1,1", nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(api::analyse({4, "sideways", "immediate", "owner"}, "1,1,1,1/1,1,1,1", nullptr),
+               std::invalid_argument);
+  try {
+    api::solve({4, "standard", "immediate", "owner"}, 0);
+    ADD_FAILURE() << "zero seeds accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("seeds must be 1.."), std::string::npos) << e.what();
+  }
+}
+
+// The published Kalah(4,3) value, by search alone and with the database's rules refused when they
+// differ.
+TEST_F(Api, SolveGivesThePublishedValue) {
+  const api::Analysis a = api::solve({4, "standard", "immediate", "owner"}, 3);
+  EXPECT_EQ(a.value, 6);
+  EXPECT_EQ(a.source, "search");
+  EXPECT_NE(a.json.find("\"command\": \"solve\""), std::string::npos) << a.json;
+  const api::Database db(dir_->str(), kEmpty);
+  EXPECT_THROW(api::solve({4, "standard", "immediate", "owner"}, 3, &db), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kalah
