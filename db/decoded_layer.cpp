@@ -62,7 +62,7 @@ const uint8_t* map_if_valid(const std::string& path, const std::vector<unsigned 
   ::close(fd);  // the mapping keeps the file
   if (p == MAP_FAILED) return nullptr;
   // Pages read in from now on come in 2 MiB folios mapped whole: a probe then rarely misses the
-  // TLB (Kalah(6,4): the search 15-20 % faster). Advice only.
+  // TLB (docs/design.md §6). Advice only.
   ::madvise(p, size, MADV_HUGEPAGE);
   return static_cast<const uint8_t*>(p);
 }

@@ -2,10 +2,10 @@
 // (docs/design.md §6).
 //
 // A search touches nearly every block of its database; decoding them again in every process, into
-// fresh memory the kernel must zero first, cost more than the search itself (Kalah(6,4) with 24
-// seeds: about two thirds of 2.8 CPU-seconds). A decoded copy in DIR/decoded/ is written once and
-// then shared through the page cache by every process that maps it: no decoding, no zeroing, one
-// copy in memory however many searches run. It is derived data: deleting it is always safe.
+// fresh memory the kernel must zero first, cost more than the search itself (docs/design.md §6).
+// A decoded copy in DIR/decoded/ is written once and then shared through the page cache by every
+// process that maps it: no decoding, no zeroing, one copy in memory however many searches run. It
+// is derived data: deleting it is always safe.
 //
 // Layout, all integers little endian; values start at a page boundary so they can be mapped:
 //

@@ -17,17 +17,17 @@ def layer_size(s):
     return comb(s + 2 * M - 1, 2 * M - 1)
 
 
-def partition(top, ranks):
-    """Boards per rank of each layer 0..top: row pairs whole, largest first to the least loaded
+def partition(top, processes):
+    """Boards per process of each layer 0..top: row pairs whole, largest first to the least loaded
     in the layer, ties to the one holding least so far (db/partition.cpp)."""
     rows = lambda k: comb(k + M - 1, M - 1)
-    held = [0] * ranks
+    held = [0] * processes
     loads = []
     for s in range(top + 1):
         size = lambda k: rows(k) * rows(s - k) * (1 if 2 * k == s else 2)
-        load = [0] * ranks
+        load = [0] * processes
         for k in sorted(range(s // 2 + 1), key=lambda k: (-size(k), k)):
-            r = min(range(ranks), key=lambda q: (load[q], held[q], q))
+            r = min(range(processes), key=lambda q: (load[q], held[q], q))
             load[r] += size(k)
         held = [h + l for h, l in zip(held, load)]
         loads.append(load)
@@ -37,31 +37,31 @@ def partition(top, ranks):
 def main():
     a = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     # The cluster (assumptions).
-    a.add_argument("--machines", type=int, default=16, help="one rank a machine")
-    a.add_argument("--cores", type=int, default=64, help="threads a rank")
+    a.add_argument("--machines", type=int, default=16, help="one process a machine")
+    a.add_argument("--cores", type=int, default=64, help="threads a process")
     a.add_argument("--link-gbit", type=float, default=100, help="each machine's link, Gbit/s")
     a.add_argument("--round-latency-us", type=float, default=100,
                    help="an exchange round's 3 collectives among the machines, microseconds")
     a.add_argument("--disk-gbyte", type=float, default=2,
-                   help="rank 0's writing speed, GB/s (files of about 0.4 bytes a board)")
+                   help="process 0's writing speed, GB/s (files of about 0.4 bytes a board)")
     a.add_argument("--core-scaling", type=float, default=0.5,
                    help="per-core speed on a 64-core machine relative to one core here: the "
                         "build is bound by random memory reads, and 64 cores share the "
                         "memory system (this VM's 2 cores keep 0.99 each)")
     # Measured here (scripts/mpi_bench.sh 24; see docs/cluster.md).
     a.add_argument("--core-ns", type=float, default=130,
-                   help="core-nanoseconds a board over ranks, exchanges included (2 ranks on 2 "
+                   help="core-nanoseconds a board over processes, exchanges included (2 processes on 2 "
                         "cores, m = 6 up to 24 seeds)")
     a.add_argument("--far-bytes", type=float, default=22.0,
                    help="bytes exchanged a board when every lower-layer child is far (the "
-                        "measured bytes a board at P ranks are about this times (P-1)/P)")
+                        "measured bytes a board at P processes are about this times (P-1)/P)")
     a.add_argument("--file-bytes", type=float, default=0.42, help="file bytes a board")
     a.add_argument("--chunk-boards", type=float, default=0.35e6,
-                   help="boards in a rank's chunk (one exchange round) at 16 ranks")
+                   help="boards in a process's chunk (one exchange round) at 16 processes")
     o = a.parse_args()
 
     P = o.machines
-    board_s = o.core_ns * 1e-9 / (o.cores * o.core_scaling)  # seconds a board on one rank
+    board_s = o.core_ns * 1e-9 / (o.cores * o.core_scaling)  # seconds a board on one process
     link = o.link_gbit / 8 * 1e9
     print(f"{P} machines x {o.cores} cores, {o.link_gbit:g} Gbit/s links; a board costs "
           f"{o.core_ns:g} core-ns here, cores at {o.core_scaling:g} of that speed there")
@@ -75,7 +75,7 @@ def main():
             load = loads[s]
             worst = max(worst, max(load) / (n / P)) if s > top - 6 else worst
             compute += max(load) * board_s
-            sent = n * o.far_bytes * (P - 1) / P  # all ranks together
+            sent = n * o.far_bytes * (P - 1) / P  # all processes together
             network += sent / P / link + n * o.file_bytes / link  # each link's share; gather
             rounds += max(load) / o.chunk_boards * o.round_latency_us * 1e-6
             write += n * o.file_bytes / (o.disk_gbyte * 1e9)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The build over several processes measured against one process (docs/cluster.md): builds
 # m = 6 up to S seeds (default 24), empty capture, from nothing, in one process and over P = 1..4
-# ranks (on this machine: --oversubscribe, one thread a rank, one process using every core),
-# checks that the files are identical and prints, per P: time, per-rank peak memory against the
+# processes (on this machine: --oversubscribe, one thread each; one process alone uses every
+# core), checks that the files are identical and prints, per P: time, peak memory per process against the
 # estimate, and per layer: time, exchange rounds, bytes sent a board.
 # Usage: scripts/mpi_bench.sh [S] [KALAH]   (KALAH built with -DKALAH_MPI=ON)
 set -euo pipefail
@@ -19,7 +19,7 @@ for p in 1 2 3 4; do
   mpirun --oversubscribe --bind-to none -np "$p" "$kalah" "${args[@]}" --db "$work/p$p" \
     --threads "$threads" >"$work/p$p.json"
   for f in "$work"/one/*.kdb; do
-    cmp -s "$f" "$work/p$p/$(basename "$f")" || { echo "FAIL: $p ranks: $(basename "$f") differs"; exit 1; }
+    cmp -s "$f" "$work/p$p/$(basename "$f")" || { echo "FAIL: $p processes: $(basename "$f") differs"; exit 1; }
   done
 done
 python3 - "$work" "$seeds" <<'PY'
@@ -34,19 +34,19 @@ print(f"one process, {next(e for e in one if e['event'] == 'start')['threads']} 
       f"{t_one:.1f} s, peak {next(e for e in one if e['event'] == 'done')['peak_memory_bytes'] / 2**20:.0f} MiB")
 print("files identical for P = 1..4")
 show = [s for s in range(max(1, seeds - 3), seeds + 1)]
-print("P  threads  time     vs one  peak per rank (MiB)      estimate  " +
+print("P  threads  time     vs one  peak per process          estimate  " +
       "  ".join(f"layer {s}: s, rounds, B/board" for s in show))
 for p in (1, 2, 3, 4):
     ev = load(f"p{p}")
     start = next(e for e in ev if e["event"] == "start")
     done = next(e for e in ev if e["event"] == "done")
     notes = [e["text"] for e in ev if e["event"] == "note"]
-    peaks = next(n for n in notes if n.startswith("peak memory per rank"))
-    peak = re.findall(r"(\d+) MiB", peaks)
+    peaks = next(n for n in notes if n.startswith("peak memory per process"))
+    peak = re.findall(r"([\d.]+ (?:B|KiB|MiB|GiB|TiB))", peaks)
     layer = {e["seeds"]: e["seconds"] for e in ev if e["event"] == "layer"}
     traffic = {}
     for n in notes:
-        m = re.match(r"layer (\d+) over the ranks: (\d+) exchange rounds .* ([\d.]+) bytes sent a board", n)
+        m = re.match(r"layer (\d+) over the processes: (\d+) exchange rounds .* ([\d.]+) bytes sent a board", n)
         if m: traffic[int(m.group(1))] = (int(m.group(2)), float(m.group(3)))
     cols = "  ".join(f"{layer[s]:6.1f} {traffic.get(s, (0, 0))[0]:4d} {traffic.get(s, (0, 0))[1]:5.2f}" for s in show)
     print(f"{p}  {start['threads']:7d}  {done['built_seconds']:6.1f}  {done['built_seconds'] / t_one:5.2f}x  "

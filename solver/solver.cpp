@@ -74,10 +74,7 @@ void Solver::generate(const Board& b, Children& children) const {
 // Ordering key of a move to search, highest first: the table's move, extra turns (nearest the
 // store first, as playing those leaves the other extra turns intact), then the other moves by
 // seeds gained, less half a seed for each extra turn the move leaves the opponent, nearest the
-// store first among equals. Measured in nodes for the value of Kalah(6,4): taking them from the
-// far end doubles them; without the extra-turn term they are 12 % more (10 % with standard
-// capture); counting our own extra turns or the opponent's captures the same way made them
-// 15-30 % more.
+// store first among equals. Each term earned its place in nodes searched (docs/design.md §7).
 static int order_key(const MoveResult& r, int pit, int table_move, int m) {
   if (pit == table_move) return 1 << 20;
   if (r.extra_turn) return (1 << 16) + pit;
@@ -170,8 +167,7 @@ int Solver::search(const Board& b, int alpha, int beta) {
     // ABDADA searches the first child at once, so threads walk the same leftmost path; in null-
     // window searches (MTD(f) makes every search one) a later sibling's window does not depend
     // on the first child's result, so deferring it costs nothing but the work of a cut-off that
-    // one would have found. Measured, 2 threads: Kalah(5,4) alone 1.13-1.29 s -> 0.72 s (4.6 in
-    // place of 6.6-7.1 million nodes); Kalah(6,4) with 24 seeds 0.51 s -> 0.37-0.47 s.
+    // one would have found (docs/design.md §7).
     lost_work_ += table_.enter(b);
     const struct Leave {  // also when a search is interrupted
       TranspositionTable& table;

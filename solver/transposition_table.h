@@ -38,12 +38,10 @@ class TranspositionTable {
   // the work they evicted (add_lost_work), growth_wanted() says when it should grow, and the
   // caller, once every thread is out of the table, grows it (grow_shared and split).
   //
-  // Why not grow as soon as the table is full: fresh memory is dear (zeroed by the kernel; on
-  // this VM a huge page's first touch costs up to 4 ms), and near a database most entries are
-  // cheap to redo. Growing when the table had been filled made the Kalah(6,4) value with the
-  // 22-seed database touch 256 MiB to save 7 % of its nodes (2 threads: 0.1-0.2 s slower, and
-  // far more variable); growing on evicted work stops at 64 MiB there, while searches without a
-  // database (Kalah(5,4): 2-10 % more nodes at kLostWork 2 than then, 30 % at 8) still grow.
+  // Why not grow as soon as the table is full: fresh memory is dear (the kernel zeroes it on
+  // first touch), and near a database most entries are cheap to redo, so a table there stops
+  // growing early; a search without a database, whose entries are deep subtrees, evicts more
+  // work and still grows (docs/design.md §7 gives the figures behind kLostWork).
   static constexpr uint64_t kLostWork = 2;
 
   explicit TranspositionTable(size_t max_bytes, bool shared = false);

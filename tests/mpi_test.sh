@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The build over several processes (db/mpi_build.h): `mpirun -np 1, 2, 3 kalah build` writes the
+# The build over several processes (mpi/build.h): `mpirun -np 1, 2, 3 kalah build` writes the
 # same files as one process, byte for byte, for every variant of m = 4 and for m = 6 up to 16
-# seeds; a job with one rank killed mid-layer ends (no hang) and its rerun resumes to the same
+# seeds; a job with one process killed mid-layer ends (no hang) and its rerun resumes to the same
 # files. Usage: mpi_test.sh KALAH (built with -DKALAH_MPI=ON).
 set -euo pipefail
 kalah=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# As root (CI), Open MPI wants to be told; ranks may outnumber cores.
+# As root (CI), Open MPI wants to be told; processes may outnumber cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi=(mpirun --oversubscribe --bind-to none)
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -45,10 +45,10 @@ for c in "${cases[@]}"; do
       { cat "$work/out"; fail "mpirun -np $p: $c"; }
     same "$one" "$dir"
   done
-  echo "ok: $c (1, 2, 3 ranks)"
+  echo "ok: $c (1, 2, 3 processes)"
 done
 
-# Kill rank 1 of 2 while layer 18 is being built; the job must end by itself, saying so.
+# Kill process 1 of 2 (MPI rank 1) while layer 18 is being built; the job must end by itself, saying so.
 dir="$work/killed"
 args=(--pits 6 --max-seeds 19 --capture empty --threads 1)
 "${mpi[@]}" -np 2 "$kalah" build --db "$dir" "${args[@]}" >"$work/killed.out" 2>&1 &
@@ -74,7 +74,7 @@ fi
 wait "$job" || status=$?
 [ "$status" -ne 0 ] || fail "a job with a killed rank exited 0"
 [ ! -f "$dir/kalah-m6-empty-immediate-owner-s19.kdb" ] || fail "the killed job finished"
-echo "ok: killing rank 1 ended the job (exit $status): $(grep -m1 -i -E 'rank|signal|kill' "$work/killed.out" || true)"
+echo "ok: killing rank 1 ended the job (exit $status): $(grep -m1 -i -E 'process|signal|kill' "$work/killed.out" || true)"
 # The rerun keeps the complete layers, resumes, and comes out as one process builds.
 "${mpi[@]}" -np 3 "$kalah" build --db "$dir" "${args[@]}" >"$work/resumed.out" 2>&1 ||
   { cat "$work/resumed.out"; fail "the rerun failed"; }
@@ -83,4 +83,4 @@ one="$work/one19"
 "$kalah" build --db "$one" "${args[@]}" >/dev/null
 same "$one" "$dir"
 ls "$dir" | grep -q '\.tmp' && fail "temporary files left after the rerun"
-echo "ok: the rerun over 3 ranks resumed to identical files"
+echo "ok: the rerun over 3 processes resumed to identical files"
