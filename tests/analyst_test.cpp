@@ -15,13 +15,20 @@ bool has(const std::string& json, const std::string& text) {
   return json.find(text) != std::string::npos;
 }
 
+// An analyst over a database of `rules` up to `top` seeds, built into dir.
+AnalystOptions with_database(const test::TempDir& dir, const Rules& rules, int top) {
+  test::build(dir.str(), rules, top);
+  AnalystOptions o;
+  o.dir = dir.str();
+  return o;
+}
+
 // A repeated question is answered from the cache, marked so; the least recently used answer is
 // the one dropped; bounds are never cached.
 TEST(Analyst, CachesExactAnswersLeastRecentlyUsedFirst) {
-  test::TempDir dir;
-  test::build(dir.str(), {4, Capture::kStandard, End::kImmediate, Remainder::kOwner}, 6);
-  AnalystOptions o;
-  o.dir = dir.str();
+  const test::TempDir dir;
+  AnalystOptions o =
+      with_database(dir, {4, Capture::kStandard, End::kImmediate, Remainder::kOwner}, 6);
   o.cache_entries = 2;
   Analyst analyst(o);
   ASSERT_EQ(analyst.databases().size(), 1u);
@@ -50,10 +57,9 @@ TEST(Analyst, CachesExactAnswersLeastRecentlyUsedFirst) {
 // With one search slot taken, a second search waits at most its budget and answers with the
 // bounds every position has, without searching (0 nodes); a database answer never waits.
 TEST(Analyst, ASearchThatCannotStartAnswersWithinItsBudget) {
-  test::TempDir dir;
-  test::build(dir.str(), {6, Capture::kStandard, End::kImmediate, Remainder::kOwner}, 4);
-  AnalystOptions o;
-  o.dir = dir.str();
+  const test::TempDir dir;
+  AnalystOptions o =
+      with_database(dir, {6, Capture::kStandard, End::kImmediate, Remainder::kOwner}, 4);
   o.max_searches = 1;
   Analyst analyst(o);
   auto busy = std::async(std::launch::async, [&] {

@@ -8,8 +8,10 @@
 
 #include "api/answer.h"
 #include "db/bench.h"
+#include "db/machine.h"
 #include "solver/threads.h"
-#include "tools/db_tools.h"
+#include "solver/units.h"
+#include "tools/cli.h"
 
 namespace kalah {
 namespace {
@@ -118,9 +120,8 @@ void print_json(const BenchOptions& o, int threads, const BuildBench& built,
                                       .add("value", search.value)
                                       .add("nodes", search.nodes)
                                       .add("seconds", search.seconds))
-                   .add("signature", JsonObject()
-                                         .add("database", std::string(hex))
-                                         .add("search", search.nodes))
+                   .add("signature",
+                        JsonObject().add("database", std::string(hex)).add("search", search.nodes))
                    .str()
             << std::endl;
 }
@@ -133,10 +134,9 @@ int cmd_bench(const std::vector<std::string>& args, bool check_only) {
   desc.add_options()("pits", po::value(&o.pits)->default_value(o.pits)->value_name("M"),
                      "pits per row")(
       "max-seeds", po::value(&o.max_seeds)->default_value(o.max_seeds)->value_name("S"),
-      "build layers 1..S")(
-      "probes", po::value(&o.probes)->default_value(o.probes)->value_name("N"),
-      "random probes to time")("keep", po::value(&o.keep)->value_name("DIR"),
-                               "build into DIR and keep it")(
+      "build layers 1..S")("probes", po::value(&o.probes)->default_value(o.probes)->value_name("N"),
+                           "random probes to time")("keep", po::value(&o.keep)->value_name("DIR"),
+                                                    "build into DIR and keep it")(
       "json", po::bool_switch(&o.json), "one JSON object with every figure (docs/json.md)");
   add_threads_option(desc, o.threads);
   add_rule_options(desc, o.flags);

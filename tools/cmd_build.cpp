@@ -10,13 +10,15 @@
 
 #include "api/answer.h"
 #include "db/builder.h"
+#include "db/layer_file.h"
+#include "db/machine.h"
 #include "db/memory_plan.h"
+#include "solver/threads.h"
+#include "solver/units.h"
+#include "tools/cli.h"
 #ifdef KALAH_MPI
 #include "mpi/launch.h"
 #endif
-#include "db/layer_file.h"
-#include "solver/threads.h"
-#include "tools/db_tools.h"
 
 namespace kalah {
 namespace {

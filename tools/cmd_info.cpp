@@ -6,7 +6,8 @@
 #include "api/answer.h"
 #include "db/census.h"
 #include "db/decoded_layer.h"
-#include "tools/db_tools.h"
+#include "solver/units.h"
+#include "tools/variants.h"
 
 namespace kalah {
 namespace {
@@ -67,8 +68,7 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
   bool json = false;
   po::options_description desc("options");
   add_db_option(desc, dir, "database directory");
-  desc.add_options()(
-      "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
+  desc.add_options()("pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
       "json", po::bool_switch(&json), "one JSON object per rule variant, one per line");
   add_rule_options(desc, flags);
   po::variables_map vm;
@@ -120,13 +120,12 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
         std::printf("%6d  error: %s\n", l.seeds, l.error.c_str());
         continue;
       }
-      std::printf("%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %s\n", l.seeds,
-                  static_cast<unsigned long long>(l.boards),
-                  static_cast<unsigned long long>(l.bytes),
-                  static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
-                  static_cast<unsigned long long>(l.wdl.wins),
-                  static_cast<unsigned long long>(l.wdl.draws),
-                  static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
+      std::printf(
+          "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %s\n", l.seeds,
+          static_cast<unsigned long long>(l.boards), static_cast<unsigned long long>(l.bytes),
+          static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
+          static_cast<unsigned long long>(l.wdl.wins), static_cast<unsigned long long>(l.wdl.draws),
+          static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
     }
     std::printf("total: %llu boards, %s, %.3f bytes/board\n",
                 static_cast<unsigned long long>(boards), human_bytes(bytes).c_str(),

@@ -7,7 +7,7 @@
 #include "api/answer.h"
 #include "db/verify.h"
 #include "solver/threads.h"
-#include "tools/db_tools.h"
+#include "tools/variants.h"
 
 namespace kalah {
 namespace {
@@ -94,8 +94,7 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
           solver_sample = static_cast<int64_t>(o.solver_sample);
   po::options_description desc("options");
   add_db_option(desc, dir, "database directory");
-  desc.add_options()(
-      "pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
+  desc.add_options()("pits", po::value(&pits)->value_name("M"), "only databases of M pits per row")(
       "sample", po::value(&sample)->default_value(sample)->value_name("N"),
       "random boards per layer recomputed from their children")(
       "full", po::bool_switch(&o.full), "recompute every board of every layer")(
@@ -119,7 +118,8 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
   if (check_only) return kExitOk;
 
   bool ok = true;
-  for (const auto& v : select_variants(dir, vm, pits, flags)) ok = verify_variant(dir, v, o, json) && ok;
+  for (const auto& v : select_variants(dir, vm, pits, flags))
+    ok = verify_variant(dir, v, o, json) && ok;
   if (!json) std::printf("%s\n", ok ? "verify: ok" : "verify: FAILED");
   return ok ? kExitOk : kExitFailure;
 }

@@ -1,4 +1,4 @@
-// db_tools.h: what the database commands share: choosing the variants of a directory.
+// variants.h: the rule variants of a database directory that a command line asks for.
 #pragma once
 
 #include <cstdint>
@@ -6,8 +6,6 @@
 #include <vector>
 
 #include "db/file_names.h"
-#include "db/machine.h"
-#include "solver/units.h"
 #include "tools/cli.h"
 
 namespace kalah {

@@ -1,5 +1,5 @@
-// db_tools.cpp: shared helpers of the database commands.
-#include "tools/db_tools.h"
+// variants.cpp: narrowing a directory's variants by the rule flags given.
+#include "tools/variants.h"
 
 #include <cstdio>
 
