@@ -20,7 +20,8 @@ struct Outcome {
 };
 
 // From the database when it holds the position (source "database"), else by a search on all
-// cores that ends at the database's layers (source "search"; db may be null). `table_bytes` is
+// cores that ends at the database's layers (source "search"; db may be null). Throws
+// DatabaseError when a decoded copy changed under the answer (db/block_cache.h). `table_bytes` is
 // per root move (kAnalysisTableBytes or kSearchTableBytes, solver/parallel_search.h).
 Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
                          size_t table_bytes, const std::atomic<bool>* stop = nullptr,

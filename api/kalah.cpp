@@ -117,7 +117,12 @@ int Database::max_seeds() const {
 std::optional<int> Database::probe(const std::string& position) const {
   const kalah::Rules& rules = impl_->db->rules();
   const Position p = parse_position(position, rules.pits).position;
-  const std::optional<int> v = rethrowing([&] { return impl_->db->probe(p.board); });
+  const std::optional<int> v = rethrowing([&] {
+    const uint64_t epoch = impl_->db->copy_epoch();
+    const std::optional<int> value = impl_->db->probe(p.board);
+    impl_->db->check_copies(epoch);
+    return value;
+  });
   if (!v) return std::nullopt;
   return final_margin(p, *v);
 }

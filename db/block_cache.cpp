@@ -8,55 +8,106 @@ namespace kalah {
 BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes,
                        const std::string& decoded_dir)
     : layers_(layers),
+      decoded_dir_(decoded_dir),
       // At least a MiB (16 blocks) per shard: a shard that holds a block or two thrashes as soon
       // as two threads share it.
       shard_count_(std::clamp<size_t>(limit_bytes >> 20, 1, kShards)),
       shard_limit_(std::max<size_t>(limit_bytes / shard_count_, 1)) {
   const int top = static_cast<int>(layers.size());
   slots_.resize(top + 1);
-  flat_.assign(top + 1, nullptr);
   uint64_t raw = 0;
-  for (int s = 1; s <= top; ++s) {
-    slots_[s] = std::vector<Slot>(layer(s).header().blocks);
-    raw += layer(s).header().boards;
-  }
+  for (int s = 1; s <= top; ++s) raw += layer(s).header().boards;
   resident_ = limit_bytes >= raw;
-  if (!resident_) return;
+  if (!resident_) {
+    for (int s = 1; s <= top; ++s) slots_[s] = std::vector<Slot>(layer(s).header().blocks);
+    return;
+  }
   decoded_.resize(top + 1);
+  copy_values_.assign(top + 1, nullptr);
   arenas_.resize(top + 1);
+  state_.resize(top + 1);
+  dropped_ = std::make_unique<std::atomic<bool>[]>(top + 1);
+  rewritten_ = std::make_unique<std::atomic<bool>[]>(top + 1);
   for (int s = 1; s <= top; ++s) {
+    const LayerHeader& h = layer(s).header();
     if (!decoded_dir.empty()) decoded_[s] = DecodedLayer::open(layer(s), decoded_dir);
-    if (decoded_[s])
-      flat_[s] = decoded_[s]->values();
-    else
-      arenas_[s] = HugeArray<uint8_t>(layer(s).header().boards);
+    if (decoded_[s]) copy_values_[s] = decoded_[s]->values();
+    arenas_[s] = HugeArray<uint8_t>(h.boards);  // reserved; touched only where decoded
+    state_[s] = std::make_unique<std::atomic<uint8_t>[]>(h.blocks);
   }
 }
 
 BlockCache::~BlockCache() {
-  if (resident_) return;  // the arenas own every block
   for (auto& layer : slots_)
     for (auto& slot : layer) delete[] slot.data.load();
 }
 
-uint8_t BlockCache::resident_value(int s, uint64_t b, uint64_t offset) const {
-  Slot& slot = slots_[s][b];
-  if (const uint8_t* data = slot.data.load(std::memory_order_acquire)) return data[offset];
-  // Decoded in place under the lock: zstd scribbles ahead of its output while it works, so a
+uint8_t BlockCache::resident_value(int s, uint64_t b, uint64_t r) const {
+  // Checked or decoded under the lock: zstd scribbles ahead of its output while it works, so a
   // second decoder of the same block, or a reader, must never see a block being decoded.
   std::lock_guard lock(shards_[b % shard_count_].mutex);
-  if (const uint8_t* data = slot.data.load(std::memory_order_relaxed)) return data[offset];
-  uint8_t* data = arenas_[s].data() + b * layer(s).header().boards_per_block;
-  layer(s).read_block(b, data);
-  slot.data.store(data, std::memory_order_release);
-  return data[offset];
+  std::atomic<uint8_t>& state = state_[s][b];
+  const uint8_t now = state.load(std::memory_order_relaxed);
+  if (now == kFromCopy) return copy_values_[s][r];
+  if (now == kDecoded) return arenas_[s][r];
+  const DecodedLayer* copy = decoded_[s].get();
+  if (copy && !dropped_[s].load()) {
+    // dropped_ is read again: check_copies may have dropped the copy while this block was
+    // checked, and resets blocks under their shards' locks, this one's included.
+    if (copy->checked(b) && !dropped_[s].load()) {
+      state.store(kFromCopy, std::memory_order_release);
+      return copy_values_[s][r];
+    }
+    drop_copy(s);  // a damaged block: not one more is read from it (those checked are right)
+  }
+  const uint32_t per_block = layer(s).header().boards_per_block;
+  layer(s).read_block(b, arenas_[s].data() + b * per_block);
+  state.store(kDecoded, std::memory_order_release);
+  return arenas_[s][r];
+}
+
+void BlockCache::drop_copy(int s) const {
+  if (!dropped_[s].exchange(true)) decoded_[s]->remove();
+}
+
+void BlockCache::check_copies(uint64_t since) const {
+  std::string changed;
+  if (resident_)
+    for (size_t s = 1; s < decoded_.size(); ++s) {
+      if (decoded_[s] && !dropped_[s].load() && decoded_[s]->changed()) {
+        drop_copy(static_cast<int>(s));
+        // Even its checked blocks may be wrong now: every one goes back to unknown.
+        const uint64_t blocks = layer(static_cast<int>(s)).header().blocks;
+        for (size_t i = 0; i < shard_count_; ++i) {
+          std::lock_guard lock(shards_[i].mutex);
+          for (uint64_t b = i; b < blocks; b += shard_count_)
+            if (state_[s][b].load() == kFromCopy) state_[s][b].store(kUnknown);
+        }
+        ++epoch_;
+        changed = DecodedLayer::path(decoded_dir_, layer(s).header().rules, static_cast<int>(s));
+      }
+      // A dropped copy is written again from the layer file, once, for the processes to come
+      // (this one goes on reading the layer file).
+      if (decoded_[s] && dropped_[s].load() && !rewritten_[s].exchange(true))
+        DecodedLayer::open(layer(static_cast<int>(s)), decoded_dir_);
+    }
+  if (epoch_.load() == since) return;
+  throw DatabaseError(
+      (changed.empty() ? std::string("a decoded copy") : changed) +
+      ": changed while in use (written to or truncated by another program); the answer is "
+      "withheld, and its layer is read from the layer file from now on (ask again)");
 }
 
 uint8_t BlockCache::value(int s, uint64_t r) const {
-  if (const uint8_t* values = flat_[s]) return values[r];
+  if (resident_) {
+    const uint64_t b = r / kBoardsPerBlock;
+    const uint8_t state = state_[s][b].load(std::memory_order_acquire);
+    if (state == kFromCopy) return copy_values_[s][r];
+    if (state == kDecoded) return arenas_[s][r];
+    return resident_value(s, b, r);
+  }
   const uint32_t per_block = layer(s).header().boards_per_block;
   const uint64_t b = r / per_block;
-  if (resident_) return resident_value(s, b, r % per_block);
   Shard& shard = shards_[b % shard_count_];
   Slot& slot = slots_[s][b];
   {
@@ -99,7 +150,12 @@ void BlockCache::evict(Shard& shard, int s, uint64_t b) const {
 }
 
 void BlockCache::prefetch(int s, uint64_t r) const {
-  if (const uint8_t* values = flat_[s]) return __builtin_prefetch(values + r);
+  if (resident_) {
+    const uint8_t state = state_[s][r / kBoardsPerBlock].load(std::memory_order_relaxed);
+    if (state == kFromCopy) __builtin_prefetch(copy_values_[s] + r);
+    if (state == kDecoded) __builtin_prefetch(arenas_[s].data() + r);
+    return;
+  }
   const uint32_t per_block = layer(s).header().boards_per_block;
   if (const uint8_t* data = slots_[s][r / per_block].data.load(std::memory_order_acquire))
     __builtin_prefetch(data + r % per_block);

@@ -4,9 +4,12 @@
 // read under that lock (a single byte), so eviction can never free a block being read. Eviction
 // is CLOCK per shard: a block read since the hand last passed gets another round. When the limit
 // can hold every block ("resident") nothing is ever evicted: each layer is mapped from its decoded
-// copy (db/decoded_layer.h) where one can be had, else decoded in place into an arena of its own,
-// where a block once published (release) is read without the lock; either way the search's probes
-// cost one load.
+// copy (db/decoded_layer.h) where one can be had, else decoded in place into an arena of its own.
+// A resident block's state says where it is read (not yet known; the copy, its checksum checked;
+// the arena, decoded from the layer file); once published (release) it is read without the lock,
+// a probe costing two loads. A copy whose block fails its checksum is dropped: its blocks not yet
+// checked are decoded into the arena instead, and the copy is removed for the next opener to
+// rewrite. check_copies() notices a copy changed under the process after an answer.
 #pragma once
 
 #include <atomic>
@@ -39,6 +42,14 @@ class BlockCache {
   // Starts loading that value into the CPU cache when its block is decoded already.
   void prefetch(int s, uint64_t r) const;
 
+  // A count of the decoded copies found changed under this process; take it before an answer.
+  uint64_t copy_epoch() const { return epoch_.load(); }
+  // Throws DatabaseError when a mapped copy has changed (written in place, truncated) since
+  // `since` = copy_epoch() was taken: values read meanwhile may be wrong. Such a copy is dropped
+  // (its layer read from the file from then on) and removed. One fstat per mapped copy.
+  // Thread-safe.
+  void check_copies(uint64_t since) const;
+
  private:
   struct Slot {
     std::atomic<uint8_t*> data{nullptr};  // owned unless in an arena; freed on eviction
@@ -52,19 +63,29 @@ class BlockCache {
   };
   static constexpr int kShards = 64;
 
+  enum : uint8_t { kUnknown, kFromCopy, kDecoded };  // a resident block's state
+
   const LayerFile& layer(int s) const { return *layers_[s - 1]; }
-  uint8_t resident_value(int s, uint64_t b, uint64_t offset) const;
+  uint8_t resident_value(int s, uint64_t b, uint64_t r) const;
+  // Checks no more blocks of layer s's copy, and removes it.
+  void drop_copy(int s) const;
   // Evicts blocks of the shard until it holds at most its share, sparing block (s, b).
   void evict(Shard& shard, int s, uint64_t b) const;
 
   const std::vector<std::unique_ptr<LayerFile>>& layers_;
+  const std::string decoded_dir_;
   size_t shard_count_;  // up to kShards, fewer for a small limit
   size_t shard_limit_;
   bool resident_ = false;
-  std::vector<const uint8_t*> flat_;                // [s]: every value of layer s, or null
-  std::vector<std::unique_ptr<DecodedLayer>> decoded_;  // resident: [s] maps layer s, or null
-  mutable std::vector<HugeArray<uint8_t>> arenas_;  // resident, no decoded copy: [s] holds layer s
-  mutable std::vector<std::vector<Slot>> slots_;    // [s][block]; [0] unused
+  // Resident: [s] layer s's copy (null if none), its values, the arena, each block's state.
+  std::vector<std::unique_ptr<DecodedLayer>> decoded_;
+  std::vector<const uint8_t*> copy_values_;
+  mutable std::vector<HugeArray<uint8_t>> arenas_;
+  mutable std::vector<std::unique_ptr<std::atomic<uint8_t>[]>> state_;
+  mutable std::unique_ptr<std::atomic<bool>[]> dropped_;    // [s]: the copy is no longer read
+  mutable std::unique_ptr<std::atomic<bool>[]> rewritten_;  // [s]: a dropped copy written anew
+  mutable std::atomic<uint64_t> epoch_{0};
+  mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
   mutable Shard shards_[kShards];
 };
 

@@ -47,6 +47,12 @@ class Database : public LeafValues {
   // Every move's value and a best line from the database alone (p has at most max_seeds()
   // seeds on its pits); `lookups` counts the probes.
   Analysis analyse(const Position& p, uint64_t& lookups) const;
+  // A count of the decoded copies found changed under this process: take it before an answer,
+  // and pass it to check_copies() after (db/block_cache.h). Thread-safe.
+  uint64_t copy_epoch() const { return cache_->copy_epoch(); }
+  // Throws DatabaseError when a decoded copy changed under the answer given since copy_epoch()
+  // was `since`; one fstat per mapped copy.
+  void check_copies(uint64_t since) const { cache_->check_copies(since); }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const { return cache_->value(s, r); }
 

@@ -2,6 +2,7 @@
 #include "db/decoded_layer.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -23,7 +25,7 @@ namespace kalah {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'V', 'A', 'L'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderBytes = 48;  // the fields; the rest of the first page is zero
 
 // The header a copy of `layer` must have, byte for byte.
@@ -45,26 +47,115 @@ std::vector<unsigned char> expected_header(const LayerFile& layer) {
 
 // A copy's size in bytes.
 uint64_t copy_size(const LayerFile& layer) {
-  return DecodedLayer::kValuesOffset + layer.header().boards;
+  return DecodedLayer::values_offset(layer.header().boards) + layer.header().boards;
 }
 
+uint64_t load_le64(const uint8_t* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return __builtin_bswap64(__builtin_bswap64(w));  // the identity on little-endian machines
+}
+
+// Reads of a mapped copy past the end of its file (truncated under us) raise SIGBUS. The handler
+// maps a zero page where the read failed, so that the read completes, and marks the copy
+// faulted: its values are not used for an answer (changed()). Faults elsewhere go to the handler
+// there was before.
+struct FaultRange {
+  std::atomic<uintptr_t> begin{0}, end{0};
+  std::atomic<bool>* faulted = nullptr;
+};
+constexpr int kFaultRanges = 512;
+FaultRange g_ranges[kFaultRanges];
+struct sigaction g_previous_sigbus;
+
+extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
+  const auto at = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (FaultRange& r : g_ranges) {
+    if (at < r.begin.load(std::memory_order_acquire) || at >= r.end.load(std::memory_order_acquire))
+      continue;
+    const uintptr_t page = at & ~uintptr_t{4095};
+    ::mmap(reinterpret_cast<void*>(page), 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+           -1, 0);
+    r.faulted->store(true);
+    return;
+  }
+  if (g_previous_sigbus.sa_flags & SA_SIGINFO)
+    return g_previous_sigbus.sa_sigaction(sig, info, context);
+  if (g_previous_sigbus.sa_handler != SIG_DFL && g_previous_sigbus.sa_handler != SIG_IGN)
+    return g_previous_sigbus.sa_handler(sig);
+  ::signal(SIGBUS, SIG_DFL);  // the fault repeats, with the default action
+}
+
+FaultRange* watch_faults(const void* p, size_t size, std::atomic<bool>* faulted) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGBUS, &sa, &g_previous_sigbus);
+  });
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  for (FaultRange& r : g_ranges)
+    if (r.end.load() == 0) {
+      r.faulted = faulted;
+      r.begin.store(reinterpret_cast<uintptr_t>(p));
+      r.end.store(reinterpret_cast<uintptr_t>(p) + size, std::memory_order_release);
+      return &r;
+    }
+  return nullptr;  // more copies mapped than watched: a truncation would then end the process
+}
+
+}  // namespace
+
+// A copy mapped read-only, the file kept open to notice changes.
+struct DecodedLayer::Mapping {
+  std::string path;
+  int fd = -1;
+  struct stat at_map {};
+  const uint8_t* base = nullptr;
+  size_t size = 0;
+  uint64_t boards = 0, seed = 0;
+  std::atomic<bool> faulted{false};
+  FaultRange* watch = nullptr;
+
+  ~Mapping() {
+    if (watch) {
+      watch->end.store(0);
+      watch->begin.store(0);
+    }
+    if (base) ::munmap(const_cast<uint8_t*>(base), size);
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+namespace {
+
 // Maps path read-only when it is a complete copy with exactly this header; else nothing.
-const uint8_t* map_if_valid(const std::string& path, const std::vector<unsigned char>& header,
-                            size_t size) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
-  struct stat st;
+std::unique_ptr<DecodedLayer::Mapping> map_if_valid(const std::string& path,
+                                                    const std::vector<unsigned char>& header,
+                                                    const LayerHeader& layer, size_t size) {
+  auto m = std::make_unique<DecodedLayer::Mapping>();
+  m->path = path;
+  m->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (m->fd < 0) return nullptr;
   unsigned char raw[kHeaderBytes];
-  const bool valid = ::fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == size &&
-                     ::pread(fd, raw, kHeaderBytes, 0) == static_cast<ssize_t>(kHeaderBytes) &&
+  const bool valid = ::fstat(m->fd, &m->at_map) == 0 && S_ISREG(m->at_map.st_mode) &&
+                     static_cast<uint64_t>(m->at_map.st_size) == size &&
+                     ::pread(m->fd, raw, kHeaderBytes, 0) == static_cast<ssize_t>(kHeaderBytes) &&
                      std::memcmp(raw, header.data(), kHeaderBytes) == 0;
-  void* p = valid ? ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
-  ::close(fd);  // the mapping keeps the file
+  void* p = valid ? ::mmap(nullptr, size, PROT_READ, MAP_SHARED, m->fd, 0) : MAP_FAILED;
   if (p == MAP_FAILED) return nullptr;
+  m->base = static_cast<const uint8_t*>(p);
+  m->size = size;
+  m->boards = layer.boards;
+  m->seed = layer.body_checksum;
+  m->watch = watch_faults(p, size, &m->faulted);
   // Pages read in from now on come in 2 MiB folios mapped whole: a probe then rarely misses the
   // TLB (docs/design.md §6). Advice only.
   ::madvise(p, size, MADV_HUGEPAGE);
-  return static_cast<const uint8_t*>(p);
+  return m;
 }
 
 // Whether writing `size` bytes into dir leaves enough free: 1 GiB and a twentieth of the file
@@ -90,10 +181,14 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
     return false;
   }
   std::atomic<bool> failed{false};
+  const uint64_t values_at = DecodedLayer::values_offset(h.boards);
   layer.for_each_block([&](uint64_t b, const uint8_t* values, uint64_t n) {
     if (failed.load(std::memory_order_relaxed)) return;
+    unsigned char sum[8];
+    put_le(sum, DecodedLayer::block_checksum(values, n, h.body_checksum + b), 8);
     try {
-      file->write_at(values, n, DecodedLayer::kValuesOffset + b * h.boards_per_block);
+      file->write_at(values, n, values_at + b * h.boards_per_block);
+      file->write_at(sum, 8, DecodedLayer::kTableOffset + 8 * b);
     } catch (const DatabaseError&) {
       failed = true;
     }
@@ -110,6 +205,62 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
 
 }  // namespace
 
+uint64_t DecodedLayer::values_offset(uint64_t boards) {
+  const uint64_t blocks = (boards + kBoardsPerBlock - 1) / kBoardsPerBlock;
+  return kTableOffset + (8 * blocks + 4095) / 4096 * 4096;
+}
+
+uint64_t DecodedLayer::block_checksum(const uint8_t* values, uint64_t n, uint64_t seed) {
+  constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull, kP2 = 0xC2B2AE3D27D4EB4Full;
+  uint64_t lane[4] = {seed, seed + 1, seed + 2, seed + 3};
+  uint64_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      const uint64_t w = load_le64(values + i + 8 * k) * kP1;
+      lane[k] = ((lane[k] ^ w) << 31 | (lane[k] ^ w) >> 33) * kP2;
+    }
+  uint8_t tail[32] = {};
+  std::memcpy(tail, values + i, n - i);
+  for (int k = 0; k < 4; ++k) {
+    const uint64_t w = load_le64(tail + 8 * k) * kP1;
+    lane[k] = ((lane[k] ^ w) << 31 | (lane[k] ^ w) >> 33) * kP2;
+  }
+  unsigned char last[48];
+  for (int k = 0; k < 4; ++k) put_le(last + 8 * k, lane[k], 8);
+  put_le(last + 32, n, 8);
+  put_le(last + 40, seed, 8);
+  return Checksum::of(last, sizeof last);
+}
+
+DecodedLayer::DecodedLayer(std::unique_ptr<Mapping> m)
+    : map_(std::move(m)), values_(map_->base + values_offset(map_->boards)) {}
+
+bool DecodedLayer::checked(uint64_t b) const {
+  const uint64_t first = b * kBoardsPerBlock;
+  const uint64_t n = std::min<uint64_t>(kBoardsPerBlock, map_->boards - first);
+  const uint64_t want = load_le64(map_->base + kTableOffset + 8 * b);
+  return block_checksum(values_ + first, n, map_->seed + b) == want && !map_->faulted.load();
+}
+
+bool DecodedLayer::changed() const {
+  if (map_->faulted.load()) return true;
+  struct stat now;
+  if (::fstat(map_->fd, &now) != 0) return true;
+  // Size and modification time: what writing or truncating changes. Not the change time: another
+  // process removing this copy (found damaged, or replaced) changes that, not the values.
+  const struct stat& then = map_->at_map;
+  return now.st_size != then.st_size || now.st_mtim.tv_sec != then.st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != then.st_mtim.tv_nsec;
+}
+
+void DecodedLayer::remove() const {
+  // Only if the name still holds this copy: another process may have rewritten it already.
+  struct stat now;
+  if (::stat(map_->path.c_str(), &now) == 0 && now.st_ino == map_->at_map.st_ino &&
+      now.st_dev == map_->at_map.st_dev)
+    ::unlink(map_->path.c_str());
+}
+
 std::string DecodedLayer::path(const std::string& dir, const Rules& rules, int s) {
   std::string name = layer_file_name(rules, s);
   return dir + "/decoded/" + name.replace(name.size() - 4, 4, ".values");
@@ -118,9 +269,8 @@ std::string DecodedLayer::path(const std::string& dir, const Rules& rules, int s
 std::unique_ptr<DecodedLayer> DecodedLayer::map_current(const LayerFile& layer,
                                                         const std::string& dir) {
   const LayerHeader& h = layer.header();
-  const uint8_t* p =
-      map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer), copy_size(layer));
-  return p ? std::unique_ptr<DecodedLayer>(new DecodedLayer(p, copy_size(layer))) : nullptr;
+  auto m = map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer), h, copy_size(layer));
+  return m ? std::unique_ptr<DecodedLayer>(new DecodedLayer(std::move(m))) : nullptr;
 }
 
 std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const std::string& dir) {
@@ -167,8 +317,6 @@ std::string DecodedLayer::check(const LayerFile& layer, const std::string& dir) 
          std::to_string(first_wrong.load()) + "; removed (the next search decodes it again)";
 }
 
-DecodedLayer::~DecodedLayer() {
-  ::munmap(const_cast<uint8_t*>(base_), size_);
-}
+DecodedLayer::~DecodedLayer() = default;
 
 }  // namespace kalah

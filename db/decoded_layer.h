@@ -7,22 +7,35 @@
 // process that maps it: no decoding, no zeroing, one copy in memory however many searches run. It
 // is derived data: deleting it is always safe.
 //
-// Layout, all integers little endian; values start at a page boundary so they can be mapped:
+// Layout, all integers little endian; the table and the values start at page boundaries:
 //
 //   offset size  field
 //     0     8    magic "KALAHVAL"
-//     8     4    format version (1)
+//     8     4    format version (2)
 //    12     1    m        13 capture   14 end   15 remainder   (as in the layer file)
 //    16     2    layer s
 //    18     6    reserved, 0
 //    24     8    boards
 //    32     8    the layer file's body checksum: the values this copy was decoded from
 //    40     8    checksum of bytes [0, 40)
-//  4096          the encoded values, one byte per board in rank order
+//  4096   8·B    for each of the B blocks of 65,536 values: block_checksum of its values
+//     V          the encoded values, one byte per board in rank order (V = 4096 + 8·B rounded
+//                up to a page)
 //
-// A copy is used only when every field matches the layer file open now and its size is exact; any
-// other copy is replaced. It is written to a temporary name, synced and renamed, like a layer
-// file, so a copy under its final name is always complete.
+// block_checksum(values, n, seed) reads the values as little-endian 64-bit words in stripes of
+// four, one lane a word (the tail zero-padded), each lane mixed as db/checksum.h mixes words,
+// lane k starting from seed + k; the four lanes, n and the seed are then fed to db/checksum.h.
+// The seed is the layer file's body checksum plus the block's number, so a block moved from
+// elsewhere (another place, another layer) fails as surely as changed values.
+//
+// Trust: a copy is mapped only when every header field matches the layer file open now and its
+// size is exact; any other copy is replaced. Each block is checked against its checksum the first
+// time a process reads it, so a damaged value (bit rot, a half-written backup, a planted file) is
+// never used: a block that fails is decoded from the layer file instead and the copy is removed
+// (the next opener writes it again). A copy changed under a running process (written in place,
+// truncated: a read past its end is caught, not fatal) is noticed by changed(), which callers ask
+// after an answer. Copies are written to a temporary name, synced and renamed, like layer files, so
+// a copy under its final name is always complete.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +57,15 @@ class DecodedLayer {
   DecodedLayer(const DecodedLayer&) = delete;
   DecodedLayer& operator=(const DecodedLayer&) = delete;
 
-  const uint8_t* values() const { return base_ + kValuesOffset; }
+  // The values, unchecked: for prefetching, or after checked(b) said block b is right.
+  const uint8_t* values() const { return values_; }
+  // Whether block b's values match their checksum (about 10 µs a block). Thread-safe.
+  bool checked(uint64_t b) const;
+  // Whether the file was written or truncated since it was mapped (its size or modification time
+  // differ) or read past its end: values read from it may be wrong. One fstat. Thread-safe.
+  bool changed() const;
+  // Removes the copy from its directory (once its damage is found): the next opener rewrites it.
+  void remove() const;
 
   // The bytes of the current copy of `layer` in dir, 0 if there is none (for `kalah info`).
   static uint64_t present(const LayerFile& layer, const std::string& dir);
@@ -54,15 +75,21 @@ class DecodedLayer {
   // when there is no copy or it is right.
   static std::string check(const LayerFile& layer, const std::string& dir);
 
-  static constexpr size_t kValuesOffset = 4096;
+  static constexpr size_t kTableOffset = 4096;
+  // Where the values of a copy of a layer of `boards` boards start.
+  static uint64_t values_offset(uint64_t boards);
   static std::string path(const std::string& dir, const Rules& rules, int s);
+  // The checksum of a block's values in a copy (the layout above).
+  static uint64_t block_checksum(const uint8_t* values, uint64_t n, uint64_t seed);
+
+  struct Mapping;  // the file and its mapping (decoded_layer.cpp)
+  explicit DecodedLayer(std::unique_ptr<Mapping> m);
 
  private:
-  DecodedLayer(const uint8_t* base, size_t size) : base_(base), size_(size) {}
   // The current copy of `layer` in dir, mapped; nothing if it is missing or stale.
   static std::unique_ptr<DecodedLayer> map_current(const LayerFile& layer, const std::string& dir);
-  const uint8_t* base_;
-  size_t size_;
+  std::unique_ptr<Mapping> map_;
+  const uint8_t* values_;
 };
 
 }  // namespace kalah

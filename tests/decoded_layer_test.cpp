@@ -31,6 +31,20 @@ std::string copy_path(const test::TempDir& dir, int s) {
   return DecodedLayer::path(dir.str(), kRules, s);
 }
 
+// Where a copy of layer s (m = 4) holds its values, and its size.
+uint64_t values_at(int s) {
+  return DecodedLayer::values_offset(Ranker::binomial(s + 7, 7));
+}
+uint64_t copy_bytes(int s) {
+  return values_at(s) + Ranker::binomial(s + 7, 7);
+}
+
+void overwrite(const std::string& path, uint64_t offset, const std::string& bytes) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
 void write_byte(const std::string& path, uint64_t offset, char byte) {
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
   f.seekp(static_cast<std::streamoff>(offset));
@@ -53,8 +67,7 @@ TEST_F(DecodedLayerTest, AResidentDatabaseWritesCopiesOnceAndReadsThem) {
   for (int s = 1; s <= kTop; ++s) {
     const std::string copy = copy_path(dir_, s);
     ASSERT_TRUE(std::filesystem::exists(copy)) << copy;
-    EXPECT_EQ(std::filesystem::file_size(copy),
-              DecodedLayer::kValuesOffset + Ranker::binomial(s + 7, 7));
+    EXPECT_EQ(std::filesystem::file_size(copy), copy_bytes(s));
   }
   const auto written = std::filesystem::last_write_time(copy_path(dir_, kTop));
   EXPECT_EQ(all_values(Database(dir_.str(), kRules, kResident)), expected_);
@@ -67,17 +80,17 @@ TEST_F(DecodedLayerTest, AResidentDatabaseWritesCopiesOnceAndReadsThem) {
 TEST_F(DecodedLayerTest, StaleOrTruncatedCopiesAreReplaced) {
   { const Database db(dir_.str(), kRules, kResident); }
   write_byte(copy_path(dir_, kTop), 32, 'x');  // the layer file's checksum: another file's copy
-  std::filesystem::resize_file(copy_path(dir_, kTop - 1), DecodedLayer::kValuesOffset + 10);
+  std::filesystem::resize_file(copy_path(dir_, kTop - 1), values_at(kTop - 1) + 10);
   std::filesystem::resize_file(copy_path(dir_, 1), 5);  // not even a header
   EXPECT_EQ(all_values(Database(dir_.str(), kRules, kResident)), expected_);
-  EXPECT_EQ(std::filesystem::file_size(copy_path(dir_, 1)), DecodedLayer::kValuesOffset + 8);
+  EXPECT_EQ(std::filesystem::file_size(copy_path(dir_, 1)), copy_bytes(1));
   EXPECT_TRUE(check_files(dir_.str(), {kRules, {1, 2, 3, 4, 5, 6, 7, 8, 9}}).empty());
 }
 
 TEST_F(DecodedLayerTest, VerifyFindsAndRemovesACopyWithWrongValues) {
   { const Database db(dir_.str(), kRules, kResident); }
   const std::string copy = copy_path(dir_, kTop);
-  write_byte(copy, DecodedLayer::kValuesOffset + 1000, 7);  // header intact, one value wrong
+  write_byte(copy, values_at(kTop) + 1000, 7);  // header intact, one value wrong
   const std::vector<std::string> problems =
       check_files(dir_.str(), {kRules, {1, 2, 3, 4, 5, 6, 7, 8, 9}});
   ASSERT_EQ(problems.size(), 1u);
@@ -86,6 +99,92 @@ TEST_F(DecodedLayerTest, VerifyFindsAndRemovesACopyWithWrongValues) {
   EXPECT_FALSE(std::filesystem::exists(copy));
   EXPECT_EQ(all_values(Database(dir_.str(), kRules, kResident)), expected_);  // written again
   EXPECT_TRUE(std::filesystem::exists(copy));
+}
+
+// Damage of every kind under an intact header: no value from it is used, the copy is rewritten
+// after the answer that found it, and the next database maps the new copy.
+TEST_F(DecodedLayerTest, NoValueFromADamagedCopyEver) {
+  { const Database db(dir_.str(), kRules, kResident); }
+  const std::string copy = copy_path(dir_, kTop), below = copy_path(dir_, kTop - 1);
+  const uint64_t n = Ranker::binomial(kTop + 7, 7);
+  const std::string pristine = test::read_file(copy);
+  const std::string values = pristine.substr(values_at(kTop));
+  std::string swapped = values;  // two in-range values exchanged
+  for (size_t i = 0; i + 1 < swapped.size(); ++i)
+    if (swapped[i] != swapped[i + 1]) {
+      std::swap(swapped[i], swapped[i + 1]);
+      break;
+    }
+  const std::string other = test::read_file(below).substr(values_at(kTop - 1));
+  const struct {
+    const char* what;
+    uint64_t at;
+    std::string bytes;
+  } damage[] = {
+      {"zeroed after 4096 values", values_at(kTop) + 4096, std::string(n - 4096, '\0')},
+      {"filled with 0xFF", values_at(kTop), std::string(n, '\xFF')},
+      {"two values swapped", values_at(kTop), swapped},
+      {"another layer's values", values_at(kTop), other},
+      {"its checksum table zeroed", DecodedLayer::kTableOffset, std::string(8, '\0')},
+  };
+  for (const auto& d : damage) {
+    overwrite(copy, d.at, d.bytes);
+    ASSERT_NE(test::read_file(copy), pristine) << d.what;
+    {
+      const Database db(dir_.str(), kRules, kResident);
+      const uint64_t epoch = db.copy_epoch();
+      EXPECT_EQ(all_values(db), expected_) << d.what;
+      EXPECT_FALSE(std::filesystem::exists(copy)) << d.what << ": a damaged copy was kept";
+      db.check_copies(epoch);  // damage found before use is no reason to withhold an answer
+      EXPECT_EQ(test::read_file(copy), pristine) << d.what << ": not rewritten after the answer";
+    }
+  }
+}
+
+// A copy written to or truncated while a database maps it: the answer is withheld (the reads
+// past the end of a truncated copy do not end the process), then the layer file serves.
+TEST_F(DecodedLayerTest, ACopyChangedUnderAnOpenDatabaseWithholdsTheAnswer) {
+  { const Database db(dir_.str(), kRules, kResident); }
+  for (const bool truncate : {false, true}) {
+    const Database db(dir_.str(), kRules, kResident);
+    EXPECT_EQ(all_values(db), expected_);  // every block checked and read from the copies
+    const uint64_t epoch = db.copy_epoch();
+    const std::string copy = copy_path(dir_, kTop);
+    if (truncate)
+      std::filesystem::resize_file(copy, values_at(kTop) + 10);
+    else
+      overwrite(copy, values_at(kTop) + 100, std::string(1000, '\0'));
+    all_values(db);  // what an answer in flight reads
+    EXPECT_THROW(db.check_copies(epoch), DatabaseError) << (truncate ? "truncated" : "written");
+    EXPECT_EQ(all_values(db), expected_);
+    db.check_copies(db.copy_epoch());  // the next answer is given
+  }
+}
+
+// The case that once gave wrong values with exit 0: Kalah(4,3) over a database up to 14 seeds
+// whose copy of layer 14 is zeroed past its first 4096 values, or filled with 0xFF. solve and
+// query --search give the same answers as over intact copies.
+TEST(DecodedCopies, TheCommandLineAnswersRightOverDamagedCopies) {
+  const test::TempDir dir;
+  const Rules rules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+  test::build(dir.str(), rules, 14);
+  const auto answers = [&] {
+    const test::Outcome solve = test::kalah("solve --db " + dir.str() + " --pits 4 --seeds 3");
+    const test::Outcome query =
+        test::kalah("query --search --db " + dir.str() + " 4,3,0,0/0,0,3,4/0,0");
+    EXPECT_EQ(solve.status, 0) << solve.out;
+    EXPECT_EQ(query.status, 0) << query.out;
+    const auto cut = [](const std::string& out) { return out.substr(0, out.find("nodes")); };
+    return cut(solve.out) + cut(query.out);
+  };
+  const std::string right = answers();  // and the copies are written
+  const std::string copy = DecodedLayer::path(dir.str(), rules, 14);
+  const uint64_t n = Ranker::binomial(14 + 7, 7), values = DecodedLayer::values_offset(n);
+  ASSERT_EQ(std::filesystem::file_size(copy), values + n);
+  for (const std::string& damage : {std::string(n - 4096, '\0'), std::string(n, '\xFF')}) {
+    overwrite(copy, values + n - damage.size(), damage);
+    EXPECT_EQ(answers(), right);
+  }
 }
 
 TEST_F(DecodedLayerTest, WithoutRoomForCopiesTheDatabaseDecodesInMemory) {

@@ -67,6 +67,21 @@ class Module(unittest.TestCase):
         self.assertEqual(searched["source"], "search")
         self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])
 
+    def test_a_damaged_decoded_copy_never_gives_a_value(self):
+        db = kalah.Database(self.dir, capture="empty")
+        expected = {p: db.probe(p) for p in self.positions}  # the copies are written
+        del db
+        decoded = os.path.join(self.dir, "decoded")
+        self.assertTrue(os.listdir(decoded))
+        for name in os.listdir(decoded):
+            path = os.path.join(decoded, name)
+            with open(path, "r+b") as f:
+                boards = int.from_bytes(f.read(32)[24:32], "little")
+                f.seek(os.path.getsize(path) - boards)  # the values, after an intact header
+                f.write(b"\xff" * boards)
+        db = kalah.Database(self.dir, capture="empty")
+        self.assertEqual({p: db.probe(p) for p in self.positions}, expected)
+
     def test_default_directory_is_the_command_lines(self):
         with unittest.mock.patch.dict(os.environ, {"KALAH_DB": self.dir}):
             self.assertEqual(kalah.Database(capture="empty").max_seeds, 10)

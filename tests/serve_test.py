@@ -60,6 +60,26 @@ class Serve(unittest.TestCase):
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read())
 
+    def test_a_copy_truncated_under_the_server(self):
+        # The server maps decoded copies; one is cut short under it. A request that read it is
+        # withheld (500, naming the copy) or right; the server lives on and the next is right.
+        copy = os.path.join(self.db, "decoded", "kalah-m4-standard-immediate-owner-s12.values")
+        self.assertTrue(os.path.exists(copy))
+        with open(copy, "r+b") as f:
+            f.truncate(8192 + 1000)
+        pos = "2,2,2,0/2,2,1,1/0,0"  # 12 seeds
+        want = json.loads(subprocess.run([EXE, "solve", "--no-db", "--pits", "4", "--json", pos],
+                                         check=True, capture_output=True, text=True).stdout)
+        status, first = self.get("api/v1/analyse", position=pos)
+        if status == 500:
+            self.assertIn("changed while in use", first["error"])
+        else:
+            self.assertEqual(without_timing(first), without_timing(want))
+        status, second = self.get("api/v1/analyse", position=pos)
+        self.assertEqual(status, 200, second)
+        self.assertEqual(without_timing(second), without_timing(want))
+        self.assertIsNone(self.server.poll())
+
     def test_startup_names_the_databases(self):
         self.assertEqual(self.hello["command"], "serve")
         self.assertEqual(len(self.hello["databases"]), 8)
