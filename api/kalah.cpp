@@ -58,6 +58,15 @@ Analysis to_public(const std::string& command, const Report& r) {
   return a;
 }
 
+// The answer, or Interrupted with the bounds proven when the search was stopped.
+Analysis outcome(const std::string& command, const Outcome& o) {
+  if (o.interrupted)
+    throw Interrupted("interrupted after " + std::to_string(o.report.nodes) +
+                      " nodes: the value lies in [" + std::to_string(o.lower) + ", " +
+                      std::to_string(o.upper) + "]");
+  return to_public(command, o.report);
+}
+
 }  // namespace
 
 std::string version() {
@@ -71,8 +80,9 @@ std::string default_directory() {
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
 
-  Analysis analyse(const std::string& command, const kalah::Rules& rules, const Position& p) const {
-    return to_public(command, analyse_position(rules, p, db.get(), kAnalysisTableBytes).report);
+  Analysis analyse(const std::string& command, const kalah::Rules& rules, const Position& p,
+                   const std::atomic<bool>* stop) const {
+    return outcome(command, analyse_position(rules, p, db.get(), kAnalysisTableBytes, stop));
   }
 };
 
@@ -127,13 +137,14 @@ std::optional<int> Database::probe(const std::string& position) const {
   return final_margin(p, *v);
 }
 
-Analysis Database::analyse(const std::string& position) const {
+Analysis Database::analyse(const std::string& position, const std::atomic<bool>* stop) const {
   const kalah::Rules& rules = impl_->db->rules();
   const Position p = parse_position(position, rules.pits).position;
-  return rethrowing([&] { return impl_->analyse("query", rules, p); });
+  return rethrowing([&] { return impl_->analyse("query", rules, p, stop); });
 }
 
-Analysis analyse(const Rules& rules, const std::string& position, const Database* db) {
+Analysis analyse(const Rules& rules, const std::string& position, const Database* db,
+                 const std::atomic<bool>* stop) {
   const ParsedPosition parsed = parse_position(position, rules.pits);
   Rules with_pits = rules;
   with_pits.pits = parsed.pits;
@@ -143,14 +154,14 @@ Analysis analyse(const Rules& rules, const std::string& position, const Database
     if (!(db->impl_->db->rules() == r))
       throw std::invalid_argument("the database holds other rules (" +
                                   describe(db->impl_->db->rules()) + ") than " + describe(r));
-    return rethrowing([&] { return db->impl_->analyse("solve", r, p); });
+    return rethrowing([&] { return db->impl_->analyse("solve", r, p, stop); });
   }
-  return to_public("solve", analyse_position(r, p, nullptr, kSearchTableBytes).report);
+  return outcome("solve", analyse_position(r, p, nullptr, kSearchTableBytes, stop));
 }
 
-Analysis solve(const Rules& rules, int seeds, const Database* db) {
+Analysis solve(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop) {
   const kalah::Rules r = internal_rules(rules);  // pits = 0 is refused here
-  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db);
+  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db, stop);
 }
 
 }  // namespace kalah::api

@@ -2,10 +2,12 @@
 #include "db/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "db/layer_file.h"
 
@@ -18,16 +20,36 @@ namespace {
 
 }  // namespace
 
+int remove_stale_temporaries(const std::string& dir) {
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const size_t at = name.rfind(".tmp.");
+    if (at == std::string::npos) continue;
+    const std::string pid = name.substr(at + 5);
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    if (::kill(std::stoi(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
+    if (::unlink(entry.path().c_str()) == 0) ++removed;
+  }
+  return removed;
+}
+
 AtomicFile::AtomicFile(const std::string& dir, const std::string& name)
     : dir_(dir), path_(dir + "/" + name), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
-  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // Without a name until committed, so that a process killed while writing leaves nothing; a file
+  // system without O_TMPFILE gets the named temporary file.
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  named_ = fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL);
+  if (named_) fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0) throw DatabaseError(tmp_ + ": cannot create: " + std::strerror(errno));
 }
 
 AtomicFile::~AtomicFile() {
   if (fd_ < 0) return;  // committed
   ::close(fd_);
-  ::unlink(tmp_.c_str());
+  if (named_) ::unlink(tmp_.c_str());
 }
 
 void AtomicFile::write(const void* data, size_t size) {
@@ -49,6 +71,14 @@ void AtomicFile::write_at(const void* data, size_t size, uint64_t offset) const 
 
 void AtomicFile::commit() {
   if (::fsync(fd_) != 0) fail(tmp_, "fsync", errno);
+  // An unnamed file gets the temporary name now (linkat cannot replace a file), for a moment.
+  if (!named_) {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    ::unlink(tmp_.c_str());  // left by a process of this number killed in that moment
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp_.c_str(), AT_SYMLINK_FOLLOW) != 0)
+      fail(tmp_, "linkat", errno);
+    named_ = true;
+  }
   const int fd = fd_;
   fd_ = -1;  // closed below whatever happens; the destructor must not close it again
   if (::close(fd) != 0) {

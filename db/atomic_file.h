@@ -1,8 +1,11 @@
 // atomic_file.h: a file that appears under its name only once complete and on disk.
 //
-// Written to NAME.tmp.PID (a name of its own: even a second writer that ignored the directory lock
-// could not write into it), then synced, renamed to NAME and the directory synced. Destroyed
-// before commit(), it removes the temporary file. Every error is a DatabaseError naming the file.
+// Written to a file without a name (O_TMPFILE), so that a process killed while writing leaves
+// nothing behind; on commit it is synced, linked as NAME.tmp.PID (a name of its own: even a second
+// writer that ignored the directory lock could not write into it), renamed to NAME and the
+// directory synced. Where the file system has no O_TMPFILE it is written under NAME.tmp.PID from
+// the start (remove_stale_temporaries() clears what killed writers left). Destroyed before
+// commit(), it leaves nothing. Every error is a DatabaseError naming the file.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +13,10 @@
 #include <string>
 
 namespace kalah {
+
+// Removes the files NAME.tmp.PID in dir whose process PID is gone (kill(PID, 0) says so): what a
+// writer killed in the moment between naming its file and renaming it left. Returns how many.
+int remove_stale_temporaries(const std::string& dir);
 
 class AtomicFile {
  public:
@@ -30,7 +37,8 @@ class AtomicFile {
  private:
   std::string dir_, path_, tmp_;
   int fd_ = -1;
-  uint64_t end_ = 0;  // where write() appends
+  bool named_ = false;  // the data is under tmp_ (else in a file without a name, O_TMPFILE)
+  uint64_t end_ = 0;    // where write() appends
 };
 
 }  // namespace kalah

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "db/atomic_file.h"
+
 namespace kalah {
 
 BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, size_t limit_bytes,
@@ -26,6 +28,7 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
   copy_values_.assign(top + 1, nullptr);
   arenas_.resize(top + 1);
   state_.resize(top + 1);
+  if (!decoded_dir.empty()) remove_stale_temporaries(decoded_dir + "/decoded");
   dropped_ = std::make_unique<std::atomic<bool>[]>(top + 1);
   rewritten_ = std::make_unique<std::atomic<bool>[]>(top + 1);
   for (int s = 1; s <= top; ++s) {

@@ -8,11 +8,15 @@
 //   db.analyse("0,0,2,1,0,0/1,2,3,2,0,0/15,14")["moves"]
 //
 // Bad input raises ValueError with the command line's message; an unreadable or damaged
-// database raises RuntimeError. The GIL is released while kalah works.
+// database raises RuntimeError. The GIL is released while kalah works, and Ctrl-C ends a long
+// analysis with KeyboardInterrupt.
+#include <kalah/kalah.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <kalah/kalah.h>
+#include <atomic>
+#include <chrono>
+#include <future>
 
 namespace py = pybind11;
 namespace api = kalah::api;
@@ -29,6 +33,36 @@ api::Rules rules(int pits, const std::string& capture, const std::string& end,
   return {pits, capture, end, remainder};
 }
 
+// Runs work(stop) on a thread of its own without the GIL, while this thread looks for signals
+// every 50 ms: on Ctrl-C it stops the work and raises KeyboardInterrupt (Python only sees a
+// signal when its own thread asks). Returns the answer's dict.
+template <class Work>
+py::object interruptible(const Work& work) {
+  std::atomic<bool> stop{false};
+  auto task = std::async(std::launch::async, [&] { return work(&stop); });
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        interrupted = true;
+        stop = true;
+        break;
+      }
+    }
+    task.wait();
+  }
+  if (interrupted) {
+    try {
+      task.get();
+    } catch (const std::exception&) {  // kalah::api::Interrupted, as asked
+    }
+    throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
+  }
+  return as_dict(task.get());
+}
+
 }  // namespace
 
 PYBIND11_MODULE(kalah, m) {
@@ -43,12 +77,9 @@ PYBIND11_MODULE(kalah, m) {
       "solve",
       [](int pits, int seeds, const std::string& capture, const std::string& end,
          const std::string& remainder, const api::Database* db) {
-        api::Analysis a;
-        {
-          py::gil_scoped_release release;
-          a = api::solve(rules(pits, capture, end, remainder), seeds, db);
-        }
-        return as_dict(a);
+        return interruptible([&](const std::atomic<bool>* stop) {
+          return api::solve(rules(pits, capture, end, remainder), seeds, db, stop);
+        });
       },
       py::kw_only(), py::arg("pits") = 6, py::arg("seeds"), py::arg("capture") = "standard",
       py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("db") = nullptr,
@@ -58,14 +89,11 @@ PYBIND11_MODULE(kalah, m) {
 
   m.def(
       "analyse",
-      [](const std::string& position, int pits, const std::string& capture,
-         const std::string& end, const std::string& remainder, const api::Database* db) {
-        api::Analysis a;
-        {
-          py::gil_scoped_release release;
-          a = api::analyse(rules(pits, capture, end, remainder), position, db);
-        }
-        return as_dict(a);
+      [](const std::string& position, int pits, const std::string& capture, const std::string& end,
+         const std::string& remainder, const api::Database* db) {
+        return interruptible([&](const std::atomic<bool>* stop) {
+          return api::analyse(rules(pits, capture, end, remainder), position, db, stop);
+        });
       },
       py::arg("position"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = "standard",
       py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("db") = nullptr,
@@ -113,12 +141,8 @@ PYBIND11_MODULE(kalah, m) {
       .def(
           "analyse",
           [](const api::Database& db, const std::string& position) {
-            api::Analysis a;
-            {
-              py::gil_scoped_release release;
-              a = db.analyse(position);
-            }
-            return as_dict(a);
+            return interruptible(
+                [&](const std::atomic<bool>* stop) { return db.analyse(position, stop); });
           },
           py::arg("position"),
           "Every move's value and a best line, as the dict of `kalah query --json` (the fields "

@@ -1,8 +1,11 @@
 // api_test.cpp: the library's API (include/kalah/kalah.h) against the oracle and its promises.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "kalah/kalah.h"
 #include "solver/notation.h"
@@ -76,6 +79,23 @@ TEST_F(Api, SolveGivesThePublishedValue) {
   EXPECT_NE(a.json.find("\"command\": \"solve\""), std::string::npos) << a.json;
   const api::Database db(dir_->str(), kEmpty);
   EXPECT_THROW(api::solve({4, "standard", "immediate", "owner"}, 3, &db), std::invalid_argument);
+}
+
+// A stop flag ends a long search: Interrupted, with the bounds proven, soon after it is set.
+TEST_F(Api, AStopFlagEndsASearchWithInterrupted) {
+  std::atomic<bool> stop{false};
+  auto later = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    api::solve({6, "standard", "immediate", "owner"}, 6, nullptr, &stop);
+    ADD_FAILURE() << "Kalah(6,6) solved in no time";
+  } catch (const api::Interrupted& e) {
+    EXPECT_NE(std::string(e.what()).find("the value lies in ["), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
 }
 
 }  // namespace

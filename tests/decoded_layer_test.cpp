@@ -4,9 +4,13 @@
 #include "db/decoded_layer.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "db/database.h"
 #include "db/verify.h"
@@ -185,6 +189,43 @@ TEST(DecodedCopies, TheCommandLineAnswersRightOverDamagedCopies) {
     overwrite(copy, values + n - damage.size(), damage);
     EXPECT_EQ(answers(), right);
   }
+}
+
+// A search killed (SIGKILL) or interrupted (Ctrl-C) at any moment while it writes its first
+// copies leaves no file behind but whole copies; a temporary file of a writer that is gone is
+// removed by the next one.
+TEST(DecodedCopies, AnInterruptedSearchLeavesNothingBehind) {
+  const test::TempDir dir;
+  const Rules six{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+  test::build(dir.str(), six, 15);
+  const std::string decoded = dir.str("decoded");
+  const auto stray = [&] {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(decoded, ec))
+      if (e.path().extension() != ".values") out.push_back(e.path().filename().string());
+    return out;
+  };
+  for (int i = 0; i < 10; ++i) {
+    std::filesystem::remove_all(decoded);
+    test::Process solve(KALAH_EXE, {"solve", "--db", dir.str(), "--seeds", "2", "--threads", "1"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(15 * i));
+    solve.signal(i % 2 ? SIGINT : SIGKILL);
+    const int status = solve.wait();
+    EXPECT_TRUE(status == 128 + SIGKILL || status == 130 || status == 0) << status;
+    EXPECT_EQ(stray(), std::vector<std::string>()) << "after " << 15 * i << " ms";
+  }
+  // A named temporary file (a file system without O_TMPFILE) of a process that has ended.
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ::waitpid(gone, nullptr, 0);
+  std::filesystem::create_directories(decoded);
+  const std::string left =
+      decoded + "/kalah-m6-standard-immediate-owner-s15.values.tmp." + std::to_string(gone);
+  std::ofstream(left) << "half a copy";
+  const test::Outcome solved = test::kalah("solve --db " + dir.str() + " --seeds 2");
+  EXPECT_EQ(solved.status, 0) << solved.out;
+  EXPECT_EQ(stray(), std::vector<std::string>());
 }
 
 TEST_F(DecodedLayerTest, WithoutRoomForCopiesTheDatabaseDecodesInMemory) {

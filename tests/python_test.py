@@ -4,10 +4,12 @@ usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import unittest.mock
 
@@ -100,6 +102,20 @@ class Module(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(results, [expected] * 4)
+
+    def test_ctrl_c_ends_a_long_solve_with_keyboard_interrupt(self):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "import kalah, sys\nprint('started', flush=True)\n"
+             "try:\n    kalah.solve(pits=6, seeds=5)\nexcept KeyboardInterrupt:\n"
+             "    print('interrupted', flush=True)\n    sys.exit(3)\n"],
+            stdout=subprocess.PIPE, text=True, env=os.environ)
+        self.assertEqual(proc.stdout.readline().strip(), "started")
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, _ = proc.communicate(timeout=30)
+        self.assertLess(time.monotonic() - sent, 1.0, "took more than a second to stop")
+        self.assertEqual((proc.returncode, out.strip()), (3, "interrupted"))
 
     def test_errors_are_value_errors_with_the_command_lines_message(self):
         db = kalah.Database(self.dir, capture="empty")

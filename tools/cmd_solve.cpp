@@ -237,7 +237,6 @@ int solve_job(const SolveOptions& o, Job& job) {
   job.table_bytes = o.table_mb                ? static_cast<size_t>(o.table_mb) << 20
                     : job.db && !o.value_only ? kAnalysisTableBytes
                                               : kSearchTableBytes;
-  std::signal(SIGINT, on_interrupt);
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
     print_heading(std::cout, job.title + (o.pie ? ", pie rule" : ""), job.rules, job.position);
@@ -290,6 +289,9 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   job.json = o.json;
   resolve_position(o, job);
   if (check_only) return kExitOk;
+  // From here on Ctrl-C stops the work and prints what is proven, also while the database opens
+  // (writing its decoded copies): the search then stops at once.
+  std::signal(SIGINT, on_interrupt);
   return solve_job(o, job);
 }
 

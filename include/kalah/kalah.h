@@ -22,9 +22,11 @@
 // any number of threads at once. The free functions are thread-safe; solve() uses every core.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,11 @@ struct Rules {
   std::string capture = "standard";  // "standard" or "empty"
   std::string end = "immediate";     // "immediate" or "on-turn"
   std::string remainder = "owner";   // "owner" or "discard"
+};
+
+// Thrown when a call was stopped through its `stop` flag; what() gives the bounds proven.
+struct KALAH_API Interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // One legal move of an analysed position.
@@ -84,8 +91,7 @@ class KALAH_API Database {
  public:
   // Opens every layer of `rules` in `directory`; rules.pits = 0 takes the pit count from the
   // files (refused if they hold several). `cache_mb` caps the decoded blocks held in memory.
-  explicit Database(const std::string& directory, const Rules& rules = {},
-                    size_t cache_mb = 256);
+  explicit Database(const std::string& directory, const Rules& rules = {}, size_t cache_mb = 256);
   ~Database();
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;
@@ -97,21 +103,25 @@ class KALAH_API Database {
   // than the top layer.
   std::optional<int> probe(const std::string& position) const;
   // Every move's value and a best line: from the database, or by a search that ends at it when
-  // the position is above the top layer.
-  Analysis analyse(const std::string& position) const;
+  // the position is above the top layer. Setting *stop (from any thread) ends a search early:
+  // Interrupted is thrown.
+  Analysis analyse(const std::string& position, const std::atomic<bool>* stop = nullptr) const;
 
  private:
-  friend KALAH_API Analysis analyse(const Rules&, const std::string&, const Database*);
-  friend KALAH_API Analysis solve(const Rules&, int, const Database*);
+  friend KALAH_API Analysis analyse(const Rules&, const std::string&, const Database*,
+                                    const std::atomic<bool>*);
+  friend KALAH_API Analysis solve(const Rules&, int, const Database*, const std::atomic<bool>*);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
 // Analyses any position: from `db` when it holds the position, else by search (on all cores)
 // ending at `db` when given (same rules). rules.pits = 0 takes the pit count from the position.
+// Setting *stop (from any thread) ends the search early: Interrupted is thrown.
 KALAH_API Analysis analyse(const Rules& rules, const std::string& position,
-                           const Database* db = nullptr);
+                           const Database* db = nullptr, const std::atomic<bool>* stop = nullptr);
 // Solves the start position of Kalah(rules.pits, seeds): `kalah solve --seeds N`.
-KALAH_API Analysis solve(const Rules& rules, int seeds, const Database* db = nullptr);
+KALAH_API Analysis solve(const Rules& rules, int seeds, const Database* db = nullptr,
+                         const std::atomic<bool>* stop = nullptr);
 
 }  // namespace kalah::api
