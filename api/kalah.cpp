@@ -89,6 +89,10 @@ struct Database::Impl {
 Database::Database(const std::string& directory, const Rules& rules, size_t cache_mb)
     : impl_(std::make_unique<Impl>()) {
   Rules wanted = rules;
+  if (directory.empty())
+    throw std::invalid_argument(
+        "no database directory given, and no default one (KALAH_DB, XDG_CACHE_HOME and HOME give "
+        "none)");
   if (!std::filesystem::is_directory(directory))
     throw std::invalid_argument(directory + ": no such database directory");
   if (wanted.pits == 0) {

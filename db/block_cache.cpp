@@ -28,6 +28,7 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
   copy_values_.assign(top + 1, nullptr);
   arenas_.resize(top + 1);
   state_.resize(top + 1);
+  arena_once_ = std::make_unique<std::once_flag[]>(top + 1);
   if (!decoded_dir.empty()) remove_stale_temporaries(decoded_dir + "/decoded");
   dropped_ = std::make_unique<std::atomic<bool>[]>(top + 1);
   rewritten_ = std::make_unique<std::atomic<bool>[]>(top + 1);
@@ -35,7 +36,6 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
     const LayerHeader& h = layer(s).header();
     if (!decoded_dir.empty()) decoded_[s] = DecodedLayer::open(layer(s), decoded_dir);
     if (decoded_[s]) copy_values_[s] = decoded_[s]->values();
-    arenas_[s] = HugeArray<uint8_t>(h.boards);  // reserved; touched only where decoded
     state_[s] = std::make_unique<std::atomic<uint8_t>[]>(h.blocks);
   }
 }
@@ -63,6 +63,10 @@ uint8_t BlockCache::resident_value(int s, uint64_t b, uint64_t r) const {
     }
     drop_copy(s);  // a damaged block: not one more is read from it (those checked are right)
   }
+  // The arena is reserved the first time a block of the layer is decoded (reserved address space
+  // counts against a ulimit -v), published with the block's state.
+  std::call_once(arena_once_[s],
+                 [&] { arenas_[s] = HugeArray<uint8_t>(layer(s).header().boards); });
   const uint32_t per_block = layer(s).header().boards_per_block;
   layer(s).read_block(b, arenas_[s].data() + b * per_block);
   state.store(kDecoded, std::memory_order_release);

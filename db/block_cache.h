@@ -80,7 +80,8 @@ class BlockCache {
   // Resident: [s] layer s's copy (null if none), its values, the arena, each block's state.
   std::vector<std::unique_ptr<DecodedLayer>> decoded_;
   std::vector<const uint8_t*> copy_values_;
-  mutable std::vector<HugeArray<uint8_t>> arenas_;
+  mutable std::vector<HugeArray<uint8_t>> arenas_;  // reserved on the layer's first decode
+  mutable std::unique_ptr<std::once_flag[]> arena_once_;
   mutable std::vector<std::unique_ptr<std::atomic<uint8_t>[]>> state_;
   mutable std::unique_ptr<std::atomic<bool>[]> dropped_;    // [s]: the copy is no longer read
   mutable std::unique_ptr<std::atomic<bool>[]> rewritten_;  // [s]: a dropped copy written anew

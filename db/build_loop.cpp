@@ -1,6 +1,11 @@
 // build_loop.cpp: opening a build's directory and the layer loop.
 #include "db/build_loop.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "db/file_names.h"
@@ -64,8 +69,20 @@ struct RawLayers {
 
 }  // namespace
 
-BuildDirectory::BuildDirectory(const BuildOptions& o, BuildObserver& observer)
-    : lock_(created(o.dir)) {
+BuildDirectory::BuildDirectory(const BuildOptions& o, BuildObserver& observer) {
+  if (::access(created(o.dir).c_str(), W_OK) != 0) {
+    const int error = errno;
+    valid_ = valid_layers(o, observer);
+    if (std::count(valid_.begin() + 1, valid_.end(), true) == o.max_seeds) {
+      observer.note(o.dir + " cannot be written (" + std::strerror(error) +
+                    "), and every layer is there and valid: nothing to build");
+      return;
+    }
+    throw DatabaseError(o.dir + ": cannot write there (" + std::strerror(error) +
+                        "), and layers are missing or damaged: give --db a directory you can "
+                        "write, or build there as its owner");
+  }
+  lock_.emplace(o.dir);
   remove_temporary_files(o.dir);
   for (const auto& name : stray_layer_files(o.dir))
     observer.note("ignoring " + o.dir + "/" + name + ": not a layer file name kalah writes");

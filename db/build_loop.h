@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "db/builder.h"
@@ -15,7 +16,8 @@ namespace kalah {
 // files of interrupted builds, notes layer-like names kalah does not write, and finds which layers
 // are on disk and valid (checksums included). A damaged file of this format is rebuilt (a note
 // says so); any other problem (another format or version, contradicting fields, a file that
-// cannot be read) throws DatabaseError before anything is touched.
+// cannot be read) throws DatabaseError before anything is touched. A directory this process
+// cannot write is fine when every layer is there and valid (nothing to write, no lock taken).
 class BuildDirectory {
  public:
   BuildDirectory(const BuildOptions& o, BuildObserver& observer);
@@ -23,7 +25,7 @@ class BuildDirectory {
   const std::vector<bool>& valid() const { return valid_; }
 
  private:
-  DirectoryLock lock_;
+  std::optional<DirectoryLock> lock_;
   std::vector<bool> valid_;
 };
 

@@ -41,7 +41,7 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
 }
 
 size_t Database::search_cache_bytes() {
-  return static_cast<size_t>(machine_memory() / 2);
+  return static_cast<size_t>(usable_memory() / 2);
 }
 
 std::optional<int> Database::probe(const Board& b) const {

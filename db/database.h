@@ -23,7 +23,7 @@ namespace kalah {
 class Database : public LeafValues {
  public:
   static constexpr size_t kDefaultCacheBytes = size_t{256} << 20;
-  // The cache for a search, which touches nearly every block: half the machine's memory. A
+  // The cache for a search, which touches nearly every block: half the usable memory. A
   // database that fits is decoded once and read without locks; a bigger one is evicted from,
   // slower but never more memory than this.
   static size_t search_cache_bytes();

@@ -138,7 +138,7 @@ std::unique_ptr<DecodedLayer::Mapping> map_if_valid(const std::string& path,
                                                     const LayerHeader& layer, size_t size) {
   auto m = std::make_unique<DecodedLayer::Mapping>();
   m->path = path;
-  m->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  m->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (m->fd < 0) return nullptr;
   unsigned char raw[kHeaderBytes];
   const bool valid = ::fstat(m->fd, &m->at_map) == 0 && S_ISREG(m->at_map.st_mode) &&
@@ -268,6 +268,9 @@ std::string DecodedLayer::path(const std::string& dir, const Rules& rules, int s
 
 std::unique_ptr<DecodedLayer> DecodedLayer::map_current(const LayerFile& layer,
                                                         const std::string& dir) {
+  // Copies live in the database directory itself: a link elsewhere (a symlinked decoded/, a
+  // linked copy) is not followed, and no copy is written there.
+  if (std::filesystem::is_symlink(dir + "/decoded")) return nullptr;
   const LayerHeader& h = layer.header();
   auto m = map_if_valid(path(dir, h.rules, h.seeds), expected_header(layer), h, copy_size(layer));
   return m ? std::unique_ptr<DecodedLayer>(new DecodedLayer(std::move(m))) : nullptr;
@@ -275,6 +278,7 @@ std::unique_ptr<DecodedLayer> DecodedLayer::map_current(const LayerFile& layer,
 
 std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const std::string& dir) {
   if (auto copy = map_current(layer, dir)) return copy;
+  if (std::filesystem::is_symlink(dir + "/decoded")) return nullptr;
   const LayerHeader& h = layer.header();
   const std::filesystem::path file = path(dir, h.rules, h.seeds);
   std::error_code ec;

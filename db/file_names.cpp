@@ -1,6 +1,9 @@
 // file_names.cpp: writing, parsing and listing layer file names.
 #include "db/file_names.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -102,9 +105,15 @@ std::string default_database_dir() {
     return std::string(v ? v : "");
   };
   if (!env("KALAH_DB").empty()) return env("KALAH_DB");
-  const std::string cache =
-      !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") : env("HOME") + "/.cache";
-  return cache + "/kalah/db";
+  // The XDG base directory spec: a relative XDG_CACHE_HOME is ignored.
+  if (env("XDG_CACHE_HOME").rfind('/', 0) == 0) return env("XDG_CACHE_HOME") + "/kalah/db";
+  std::string home = env("HOME");
+  if (home.rfind('/', 0) != 0) {  // unset or relative: the account's home directory
+    const passwd* pw = ::getpwuid(::getuid());
+    home = pw && pw->pw_dir ? pw->pw_dir : "";
+  }
+  if (home.rfind('/', 0) != 0 || home == "/") return "";
+  return home + "/.cache/kalah/db";
 }
 
 }  // namespace kalah

@@ -25,8 +25,10 @@ struct LayerName {
 // layer_file_name writes (so "…-s05.kdb" or "…-s5.kdb.tmp" are not layer files).
 std::optional<LayerName> parse_layer_file_name(const std::string& name);
 
-// The database directory used when none is named: $KALAH_DB, else
-// ${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db (the one scripts/run.sh builds).
+// The database directory used when none is named: $KALAH_DB, else $XDG_CACHE_HOME/kalah/db when
+// that is absolute (the XDG spec ignores a relative one), else HOME/.cache/kalah/db with HOME
+// from the environment or, when unset or relative, the account; empty when there is no home (a
+// build must not write into /). The one scripts/run.sh builds.
 std::string default_database_dir();
 
 // The variants found in a directory, each with the layers present (not yet validated).

@@ -1,12 +1,16 @@
-// machine.h: what this process can learn of the machine it runs on and of its own footprint.
+// machine.h: what this process can learn of the memory it may use and of its own footprint.
 #pragma once
 
 #include <cstdint>
 
 namespace kalah {
 
-// The machine's physical memory, in bytes.
-uint64_t machine_memory();
+// The memory this process may use, in bytes: the machine's physical memory, or less where a
+// limit says so: the memory cgroup it runs in (cgroup v2 memory.max, v1 memory.limit_in_bytes,
+// the least along its path) or its address-space limit (RLIMIT_AS, `ulimit -v`), less 256 MiB
+// of that for the libraries, thread stacks and malloc arenas that count against it. The default
+// of every memory limit and cache size.
+uint64_t usable_memory();
 // The process's peak resident memory so far (getrusage), in bytes.
 uint64_t peak_memory_bytes();
 

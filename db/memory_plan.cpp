@@ -30,7 +30,7 @@ uint64_t build_memory_estimate(const Ranker& ranker, int s, int threads) {
 
 // Normal mode if every layer fits raw; else lean mode, the rest of the limit for the chunks.
 MemoryPlan plan_memory(const BuildOptions& o, const Ranker& ranker) {
-  const uint64_t limit = o.memory_limit ? o.memory_limit : machine_memory();
+  const uint64_t limit = o.memory_limit ? o.memory_limit : usable_memory();
   const int threads = thread_count(o.threads);
   MemoryPlan plan;
   plan.window_start.assign(o.max_seeds + 1, 1);

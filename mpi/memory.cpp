@@ -29,7 +29,7 @@ void validate_mpi(const BuildOptions& o) {
 
 BuildOptions for_process(BuildOptions o, int local_processes) {
   if (o.threads == 0) o.threads = std::max(1, thread_count(0) / local_processes);
-  if (o.memory_limit == 0) o.memory_limit = machine_memory() / local_processes;
+  if (o.memory_limit == 0) o.memory_limit = usable_memory() / local_processes;
   return o;
 }
 

@@ -1,5 +1,6 @@
 // cli_test.cpp: the kalah executable end to end: output, JSON and exit codes.
 #include <gtest/gtest.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -213,6 +214,15 @@ TEST(Cli, DefaultDatabaseDirectory) {
   ASSERT_EQ(run("HOME=" + home.str(), "build --pits 3 --max-seeds 2").status, 0);
   EXPECT_TRUE(fs::exists(home.str(".cache/kalah/db/kalah-m3-standard-immediate-owner-s2.kdb")));
   EXPECT_NE(run(kalah_db, "query --help").out.find(home.str("db")), std::string::npos);
+  // A relative XDG_CACHE_HOME is ignored (the XDG spec); without HOME, the account's home.
+  EXPECT_NE(run("HOME=" + home.str() + " XDG_CACHE_HOME=relative", "query --help")
+                .out.find(home.str(".cache/kalah/db")),
+            std::string::npos);
+  const Outcome no_home = run("-u HOME", "query --help");
+  EXPECT_EQ(no_home.out.find("(=/.cache"), std::string::npos) << no_home.out;
+  EXPECT_NE(no_home.out.find(std::string("(=") + ::getpwuid(::getuid())->pw_dir + "/.cache/"),
+            std::string::npos)
+      << no_home.out;
 }
 
 }  // namespace

@@ -116,6 +116,24 @@ TEST(LeanMode, ChunksOfAnySizeGiveTheSameLayer) {
   }
 }
 
+// The default memory limit is what the process may use: under an address-space limit
+// (`ulimit -v`, as a cgroup's memory.max would) the build goes lean instead of failing, and
+// writes the same files.
+TEST(LeanMode, AnAddressSpaceLimitMakesTheDefaultBuildLean) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "AddressSanitizer's shadow memory needs an unlimited address space";
+#endif
+  const Rules rules{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+  test::TempDir normal, limited;
+  test::build(normal.str(), rules, 18);  // 128 MiB raw at layer 18
+  const test::Outcome built =
+      test::shell("ulimit -v 250000 && " + std::string(KALAH_EXE) +
+                  " build --max-seeds 18 --threads 2 --db " + limited.str());
+  ASSERT_EQ(built.status, 0) << built.out;
+  EXPECT_NE(built.out.find("note: lean mode"), std::string::npos) << built.out;
+  EXPECT_TRUE(test::snapshot(normal.str()) == test::snapshot(limited.str()));
+}
+
 // The memory plan (db/memory_plan.h): normal mode when every layer fits raw; lean mode within
 // the limit otherwise, its window of raw layers only moving up; refused, naming what would fit,
 // when not even lean mode fits.

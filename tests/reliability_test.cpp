@@ -1,6 +1,7 @@
 // reliability_test.cpp: no crash and no wrong value from any file, one writer per directory,
 // resumption that never overwrites what it cannot prove is its own, bad options and input.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -219,6 +220,27 @@ TEST(Durability, AFailedRenameLeavesNoTemporaryFile) {
   EXPECT_THROW(write_layer_file(dir.str(), rules, 1, values.data(), values.size()), DatabaseError);
   for (const auto& e : fs::directory_iterator(dir.str()))
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+// A complete database in a directory the builder cannot write (another user's, as here, or a
+// read-only mount): a build of it says there is nothing to build; one that needs a layer says why
+// it cannot.
+TEST(Durability, ACompleteDatabaseNeedsNoWriteAccess) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run the build as another user";
+  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  if (test::shell(as_nobody + KALAH_EXE + " --version").status != 0)
+    GTEST_SKIP() << "setpriv, or the executable's directory, is not usable as nobody";
+  const test::TempDir dir;
+  ASSERT_EQ(kalah("build --pits 4 --max-seeds 6 --db " + dir.str()).status, 0);
+  ::chmod(dir.str().c_str(), 0755);
+  const Outcome complete =
+      test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 6 --db " + dir.str());
+  EXPECT_EQ(complete.status, 0) << complete.out;
+  EXPECT_NE(complete.out.find("nothing to build"), std::string::npos) << complete.out;
+  const Outcome more =
+      test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 7 --db " + dir.str());
+  EXPECT_EQ(more.status, 1) << more.out;
+  EXPECT_NE(more.out.find("cannot write there"), std::string::npos) << more.out;
 }
 
 }  // namespace

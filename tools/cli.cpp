@@ -1,9 +1,9 @@
 // cli.cpp: shared option handling for the subcommands.
 #include "tools/cli.h"
 
-#include "db/file_names.h"
-
 #include <iostream>
+
+#include "db/file_names.h"
 
 namespace kalah {
 
@@ -20,9 +20,18 @@ void add_rule_options(po::options_description& desc, RuleFlags& flags) {
       "discard: seeds left on the board count for nobody");
 }
 
-
 void add_db_option(po::options_description& desc, std::string& dir, const char* what) {
-  desc.add_options()("db", po::value(&dir)->default_value(default_database_dir())->value_name("DIR"),
+  const std::string fallback = default_database_dir();
+  desc.add_options()("db",
+                     po::value(&dir)
+                         ->default_value(fallback.empty() ? "(none)" : fallback)
+                         ->value_name("DIR")
+                         ->notifier([fallback](const std::string& d) {
+                           if (d == "(none)" && fallback.empty())
+                             throw UsageError(
+                                 "no default database directory (KALAH_DB, XDG_CACHE_HOME and "
+                                 "HOME give none): give --db DIR or set KALAH_DB");
+                         }),
                      what);
 }
 

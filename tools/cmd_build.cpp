@@ -225,7 +225,7 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "max-seeds", po::value(&o.max_seeds)->required()->value_name("S"),
       "build layers 1..S (boards with up to S seeds on the pits)")(
       "memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
-      "memory limit; 0 = the machine's memory. Past it the build switches to lean mode, or "
+      "memory limit; 0 = the machine's memory, or the cgroup's or ulimit -v's if less. Past it the build switches to lean mode, or "
       "refuses to start if even that does not fit")(
       "lean", po::bool_switch(&o.lean),
       "lean mode even when the layers would fit raw: the layer being built raw, the lower "
@@ -237,7 +237,7 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   add_rule_options(desc, o.rule_flags);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
-  check_range("--memory", o.memory_gib, 0.0, 1e6);  // GiB; 0: the machine's memory
+  check_range("--memory", o.memory_gib, 0.0, 1e6);  // GiB; 0: usable_memory()
   BuildOptions b;
   b.rules = make_rules(o.pits, o.rule_flags);
   b.dir = o.dir;

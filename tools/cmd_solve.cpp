@@ -226,11 +226,13 @@ int solve_job(const SolveOptions& o, Job& job) {
   // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
   if (!o.db.empty()) {
     job.db = std::make_unique<Database>(o.db, job.rules, Database::search_cache_bytes());
-  } else if (!o.no_db) {
+  } else if (!o.no_db && !default_database_dir().empty()) {
     try {  // the default directory, if it holds these rules
       job.db = std::make_unique<Database>(default_database_dir(), job.rules,
                                           Database::search_cache_bytes());
     } catch (const std::invalid_argument&) {
+    } catch (const DatabaseError& e) {  // not given, so not fatal: the search goes on alone
+      std::cerr << "note: not using the default database: " << e.what() << "\n";
     }
   }
   // Per root move (solver/parallel_search.h says why these defaults).
