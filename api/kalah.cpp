@@ -149,15 +149,18 @@ Analysis Database::analyse(const std::string& position, const std::atomic<bool>*
 
 Analysis analyse(const Rules& rules, const std::string& position, const Database* db,
                  const std::atomic<bool>* stop) {
+  if (rules.pits != 0) internal_rules(rules);  // pits 0 is the position's; anything else is checked
   const ParsedPosition parsed = parse_position(position, rules.pits);
   Rules with_pits = rules;
   with_pits.pits = parsed.pits;
   const kalah::Rules r = internal_rules(with_pits);
   const Position& p = parsed.position;
   if (db) {
-    if (!(db->impl_->db->rules() == r))
-      throw std::invalid_argument("the database holds other rules (" +
-                                  describe(db->impl_->db->rules()) + ") than " + describe(r));
+    const kalah::Rules& held = db->impl_->db->rules();
+    if (!(held == r))
+      throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
+                                  describe(held) + ", not m=" + std::to_string(r.pits) + " " +
+                                  describe(r));
     return rethrowing([&] { return db->impl_->analyse("solve", r, p, stop); });
   }
   return outcome("solve", analyse_position(r, p, nullptr, kSearchTableBytes, stop));

@@ -180,6 +180,24 @@ TEST_F(CliDatabase, VerifyNamesADamagedFile) {
   EXPECT_EQ(kalah("query --db " + copy + " 1,1,1,1/1,1,1,1").status, 1);
 }
 
+// info accounts for everything in the directory: what is neither a layer file, the lock nor a
+// decoded copy of a layer is listed with its size.
+TEST(Cli, InfoListsEveryOtherFile) {
+  const test::TempDir dir;
+  ASSERT_EQ(kalah("build --pits 4 --max-seeds 6 --db " + dir.str()).status, 0);
+  ASSERT_EQ(kalah("solve --pits 4 --seeds 2 --db " + dir.str()).status, 0);  // writes copies
+  EXPECT_EQ(kalah("info --db " + dir.str()).out.find("other files"), std::string::npos);
+  std::ofstream(dir.str("notes.txt")) << "mine";
+  std::ofstream(dir.str("decoded/kalah-m4-standard-immediate-owner-s3.values.tmp.7")) << "half";
+  const Outcome info = kalah("info --db " + dir.str());
+  EXPECT_EQ(info.status, 0) << info.out;
+  EXPECT_NE(info.out.find("other files in " + dir.str() +
+                          ": 2 (8.0 B): "
+                          "decoded/kalah-m4-standard-immediate-owner-s3.values.tmp.7, notes.txt"),
+            std::string::npos)
+      << info.out;
+}
+
 TEST(Cli, BuildRefusesTooLittleMemory) {
   const Outcome b = kalah("build --db /tmp/kalah-never-built --max-seeds 30 --memory 1");
   EXPECT_EQ(b.status, 1) << b.out;

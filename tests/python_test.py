@@ -129,6 +129,12 @@ class Module(unittest.TestCase):
             kalah.Database(self.dir, capture="standard")
         with self.assertRaisesRegex(ValueError, "no such database directory"):
             kalah.Database(self.dir + "/missing")
+        with self.assertRaisesRegex(ValueError, "pits per row must be 1..8, got -1"):
+            kalah.analyse("1,1,1,1/1,1,1,1", pits=-1)
+        with self.assertRaisesRegex(ValueError, "pits per row must be 1..8, got -1"):
+            kalah.Database(self.dir, capture="empty", pits=-1)
+        with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty .*, not m=4 capture=standard"):
+            kalah.analyse("1,1,1,1/1,1,1,1", db=kalah.Database(self.dir, capture="empty"))
         with self.assertRaises(TypeError):
             kalah.solve(4, 3)  # keywords only, as on the command line
 

@@ -1,7 +1,9 @@
 // cmd_info.cpp: `kalah info`, describing a database directory.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "api/answer.h"
 #include "db/census.h"
@@ -57,6 +59,51 @@ JsonObject layer_json(const LayerInfo& l) {
       .add("draws", l.wdl.draws)
       .add("losses", l.wdl.losses)
       .add("written_by", l.writer);
+}
+
+// What else is in the directory: anything but the layer files of its variants, the lock file and
+// the decoded copies of those layers (temporaries, stale copies, names kalah does not write), with
+// their sizes, so that info accounts for every byte kalah may have left there.
+std::vector<std::pair<std::string, uint64_t>> other_files(const std::string& dir) {
+  std::set<std::string> known = {"kalah.lock", "decoded"};
+  for (const VariantFiles& v : list_variants(dir))
+    for (const int s : v.layers) {
+      known.insert(layer_file_name(v.rules, s));
+      known.insert("decoded/" +
+                   std::filesystem::path(DecodedLayer::path(dir, v.rules, s)).filename().string());
+    }
+  std::vector<std::pair<std::string, uint64_t>> out;
+  std::error_code ec;
+  for (const std::string sub : {"", "decoded/"})
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/" + sub, ec)) {
+      const std::string name = sub + e.path().filename().string();
+      if (known.count(name)) continue;
+      std::error_code size_ec;
+      const uint64_t bytes = e.is_regular_file() ? e.file_size(size_ec) : 0;
+      out.emplace_back(name, size_ec ? 0 : bytes);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void print_other_files(const std::string& dir, bool json) {
+  const auto others = other_files(dir);
+  if (others.empty()) return;
+  if (json) {
+    std::vector<JsonObject> list;
+    for (const auto& [name, bytes] : others)
+      list.push_back(JsonObject().add("name", name).add("bytes", bytes));
+    std::cout << answer_json("info").add("db", dir).add("other_files", list).str() << std::endl;
+    return;
+  }
+  uint64_t total = 0;
+  std::string names;
+  for (size_t i = 0; i < others.size(); ++i) {
+    total += others[i].second;
+    if (i < 10) names += (i ? ", " : "") + others[i].first;
+  }
+  std::printf("other files in %s: %zu (%s): %s%s\n", dir.c_str(), others.size(),
+              human_bytes(total).c_str(), names.c_str(), others.size() > 10 ? ", ..." : "");
 }
 
 }  // namespace
@@ -135,6 +182,7 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
                   human_bytes(decoded_bytes).c_str(), dir.c_str());
     std::printf("\n");
   }
+  print_other_files(dir, json);
   return status;
 }
 
