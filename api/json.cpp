@@ -3,11 +3,20 @@
 
 #include <cstdio>
 
+#include "solver/utf8.h"
+
 namespace kalah {
 
 std::string json_quote(const std::string& s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {  // a byte that is not part of well-formed UTF-8 becomes U+FFFD
+      const size_t n = utf8_length(s, i);
+      out += n ? s.substr(i, n) : "\\ufffd";
+      i += n ? n - 1 : 0;
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";

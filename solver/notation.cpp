@@ -5,6 +5,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "solver/utf8.h"
+
 namespace kalah {
 namespace {
 
@@ -152,15 +154,17 @@ std::string printable_input(const std::string& text, size_t max_chars) {
   size_t i = 0;
   for (; i < text.size() && out.size() < max_chars; ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
+    const size_t n = c >= 0x80 ? utf8_length(text, i) : 1;
     if (c == '\n') {
       out += "\\n";
     } else if (c == '\t') {
       out += "\\t";
-    } else if (c < 0x20 || c == 0x7F) {
+    } else if (c < 0x20 || c == 0x7F || n == 0) {  // control bytes and bytes that are not UTF-8
       const char hex[] = "0123456789abcdef";
       out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
     } else {
-      out += static_cast<char>(c);
+      out += text.substr(i, n);  // a whole character, never cut
+      i += n - 1;
     }
   }
   if (i < text.size()) out += "... (" + std::to_string(text.size()) + " characters in all)";

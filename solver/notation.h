@@ -44,8 +44,9 @@ std::string format_turn(const std::vector<int>& pits);
 // store on the left, the mover's row below with their store on the right, pits numbered.
 std::string draw(const Position& p, int m);
 
-// Input as it may be echoed in a one-line message: control characters escaped (\n, \xNN) and
-// cut once about `max_chars` characters are shown, with the full length said.
+// Input as it may be echoed in a one-line message: control characters and bytes that are not
+// well-formed UTF-8 escaped (\n, \xNN), cut once about `max_chars` bytes are shown (never
+// inside a character), with the full length said.
 std::string printable_input(const std::string& text, size_t max_chars = 200);
 
 inline const char* side_name(Side s) {

@@ -69,6 +69,19 @@ class Shape(unittest.TestCase):
         self.answer(obj, "solve", POSITION | {"interrupted", "lower", "upper", "source", "nodes"})
         self.assertEqual(obj["source"], "bounds")
 
+    def test_bytes_that_are_not_utf8_still_give_valid_json(self):
+        # Every JSON answer is UTF-8 whatever was typed: bad bytes in a position come back
+        # escaped, and the output decodes strictly.
+        run = subprocess.run([EXE, "query", "--db", self.db, "--json", "--keep-going"],
+                             input=b"1,\xff,1,1/1,1,1,1\n\xe2\x82\n\xc3\xa9\n", capture_output=True)
+        self.assertEqual(run.returncode, 2)
+        lines = run.stdout.decode("utf-8", errors="strict").splitlines()
+        self.assertEqual(len(lines), 3)
+        for line in lines:
+            self.assertIn("error", json.loads(line))
+        self.assertIn("\\xff", json.loads(lines[0])["input"])
+        self.assertEqual(json.loads(lines[2])["input"], "\u00e9")
+
     def test_query_one_object_per_line(self):
         lines = objects("query", "--db", self.db, "--json", "--keep-going", stdin=(
             "1,1,1,1/1,1,1,1\n# a comment\nx,1\n2,0,1,0/0,1,0,2/3,4\n"), status=2)
