@@ -87,7 +87,7 @@ const Database* Analyst::database(const Rules& rules) const {
   return nullptr;
 }
 
-std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
+Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arrival) const {
   for (const auto& [name, value] : params)
     if (name != "position" && name != "pits" && name != "capture" && name != "end" &&
         name != "remainder" && name != "budget_ms")
@@ -100,20 +100,38 @@ std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
   const int pits =
       params.count("pits") ? static_cast<int>(number("pits", get("pits", ""), 1, kMaxPits)) : 0;
   const ParsedPosition parsed = parse_position(get("position", ""), pits);
-  Rules rules;
-  rules.pits = parsed.pits;
-  rules.capture = parse_capture(get("capture", "standard"));
-  rules.end = parse_end(get("end", "immediate"));
-  rules.remainder = parse_remainder(get("remainder", "owner"));
-  validate(rules);
-  const std::chrono::milliseconds budget =
-      params.count("budget_ms")
-          ? std::chrono::milliseconds(
-                number("budget_ms", get("budget_ms", ""), 1, options_.max_budget.count()))
-          : options_.budget;
+  Request r;
+  r.rules.pits = parsed.pits;
+  r.rules.capture = parse_capture(get("capture", "standard"));
+  r.rules.end = parse_end(get("end", "immediate"));
+  r.rules.remainder = parse_remainder(get("remainder", "owner"));
+  validate(r.rules);
+  r.position = parsed.position;
+  r.arrival = arrival;
+  r.deadline = arrival + (params.count("budget_ms")
+                              ? std::chrono::milliseconds(number("budget_ms", get("budget_ms", ""),
+                                                                 1, options_.max_budget.count()))
+                              : options_.budget);
+  return r;
+}
 
-  // The absolute form: the answer names the side to move, which the relative form leaves out.
-  const std::string key = describe(rules) + "|" + format_absolute(parsed.position, rules.pits);
+bool Analyst::needs_search(const Request& r) const {
+  const Database* db = database(r.rules);
+  return !db || seeds(r.position.board) > db->max_seeds();
+}
+
+// The absolute form: the answer names the side to move, which the relative form leaves out.
+std::string cache_key(const Analyst::Request& r) {
+  return describe(r.rules) + "|" + format_absolute(r.position, r.rules.pits);
+}
+
+bool Analyst::cached(const Request& r) {
+  std::lock_guard lock(cache_mutex_);
+  return cache_.count(cache_key(r)) > 0;
+}
+
+std::string Analyst::answer(const Request& r) {
+  const std::string key = cache_key(r);
   {
     std::lock_guard lock(cache_mutex_);
     const auto it = cache_.find(key);
@@ -124,7 +142,7 @@ std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
     }
   }
   bool exact = false;
-  std::string json = compute(rules, parsed.position, budget, exact);
+  std::string json = compute(r, exact);
   if (exact) {
     std::lock_guard lock(cache_mutex_);
     if (!cache_.count(key)) {
@@ -139,34 +157,54 @@ std::string Analyst::analyse(const std::map<std::string, std::string>& params) {
   return json;
 }
 
-std::string Analyst::compute(const Rules& rules, const Position& p,
-                             std::chrono::milliseconds budget, bool& exact) {
-  const auto t0 = Clock::now();
-  const Database* db = database(rules);
-  if (db && seeds(p.board) <= db->max_seeds()) {
+void Analyst::close() {
+  std::lock_guard lock(running_mutex_);
+  closed_ = true;
+  for (std::atomic<bool>* stop : running_) *stop = true;
+}
+
+std::string Analyst::compute(const Request& r, bool& exact) {
+  const Database* db = database(r.rules);
+  const Rules& rules = r.rules;
+  const Position& p = r.position;
+  if (!needs_search(r)) {
     exact = true;
     return analysis_json("serve", analyse_position(rules, p, db, options_.table_bytes).report)
         .str();
   }
-
-  // A search: one of max_searches at once, all within the budget (waiting included). One that
-  // cannot start answers with the bounds every position has.
-  const auto deadline = t0 + budget;
-  if (!searches_.try_acquire_until(deadline)) {
+  // A search: one of max_searches at once, all within the budget counted from the request's
+  // arrival (waiting included). One that cannot start answers with the bounds every position
+  // has.
+  const auto bounds = [&] {
     const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
-    return interrupted_json("serve", rules, p, stores - s, stores + s, 0, seconds_since(t0)).str();
-  }
+    return interrupted_json("serve", rules, p, stores - s, stores + s, 0, seconds_since(r.arrival))
+        .str();
+  };
+  if (!searches_.try_acquire_until(r.deadline)) return bounds();
   struct Slot {
     std::counting_semaphore<1024>& searches;
     ~Slot() { searches.release(); }
   } const slot{searches_};
   std::atomic<bool> stop{false};
+  {
+    std::lock_guard lock(running_mutex_);
+    if (closed_) return bounds();
+    running_.insert(&stop);
+  }
+  const struct Unlist {
+    Analyst& a;
+    std::atomic<bool>* stop;
+    ~Unlist() {
+      std::lock_guard lock(a.running_mutex_);
+      a.running_.erase(stop);
+    }
+  } unlist{*this, &stop};
   Outcome out;
   {
-    const Watchdog watchdog(deadline, stop);
+    const Watchdog watchdog(r.deadline, stop);
     out = analyse_position(rules, p, db, options_.table_bytes, &stop);
   }
-  out.report.seconds = seconds_since(t0);
+  out.report.seconds = seconds_since(r.arrival);
   exact = !out.interrupted;
   return outcome_json("serve", out).str();
 }

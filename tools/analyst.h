@@ -6,12 +6,14 @@
 // that waits or runs past its budget answers with the bounds proven so far.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <semaphore>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -20,36 +22,61 @@
 namespace kalah {
 
 struct AnalystOptions {
-  std::string dir;                                    // databases of every variant found here
-  std::chrono::milliseconds budget{3000};             // the default per-request budget
-  std::chrono::milliseconds max_budget{60000};        // what a request may ask for at most
-  size_t table_bytes = size_t{8} << 20;               // per root move of a search
-  int max_searches = 2;                               // searches at once
-  size_t cache_entries = 4096;                        // exact answers kept
+  std::string dir;                              // databases of every variant found here
+  std::chrono::milliseconds budget{3000};       // the default per-request budget
+  std::chrono::milliseconds max_budget{60000};  // what a request may ask for at most
+  size_t table_bytes = size_t{8} << 20;         // per root move of a search
+  int max_searches = 2;                         // searches at once
+  size_t cache_entries = 4096;                  // exact answers kept
 };
 
 class Analyst {
  public:
+  using Clock = std::chrono::steady_clock;
+  using Params = std::map<std::string, std::string>;
+
   // Opens the databases of every variant in options.dir (none if it does not exist).
   explicit Analyst(const AnalystOptions& options);
 
+  // A request, checked: its rules, position and deadline (its arrival plus its budget).
+  struct Request {
+    Rules rules;
+    Position position;
+    Clock::time_point arrival, deadline;
+  };
   // The query parameters of /api/v1/analyse (position, pits, capture, end, remainder,
-  // budget_ms) to one line of JSON. Throws std::invalid_argument (with the command line's
-  // message) for bad input.
-  std::string analyse(const std::map<std::string, std::string>& params);
+  // budget_ms), checked; throws std::invalid_argument (with the command line's message).
+  Request prepare(const Params& params, Clock::time_point arrival = Clock::now()) const;
+  // Whether the answer needs a search (the position is in no open database); cheap.
+  bool needs_search(const Request& r) const;
+  // Whether its answer is in the cache.
+  bool cached(const Request& r);
+  // The answer as one line of JSON: cached, from a database, or by a search within the
+  // deadline (bounds past it). Throws DatabaseError when a decoded copy changed under it.
+  std::string answer(const Request& r);
+  // prepare and answer.
+  std::string analyse(const Params& params) { return answer(prepare(params)); }
+
+  // Stops the searches running now and answers every later one with bounds at once: for a
+  // server on its way out. Thread-safe.
+  void close();
 
   // "m=6 capture=empty ... layers 1..22", one per open database.
   std::vector<std::string> databases() const;
 
  private:
   // The answer; `exact` tells whether it may be cached (not bounds).
-  std::string compute(const Rules& rules, const Position& p, std::chrono::milliseconds budget,
-                      bool& exact);
+  std::string compute(const Request& r, bool& exact);
   const Database* database(const Rules& rules) const;
 
   AnalystOptions options_;
   std::vector<std::unique_ptr<Database>> databases_;
   std::counting_semaphore<1024> searches_;
+
+  // The stop flags of the searches running now, for close().
+  std::mutex running_mutex_;
+  std::set<std::atomic<bool>*> running_;
+  bool closed_ = false;
 
   // Exact answers by "rules|absolute position", least recently used first.
   std::mutex cache_mutex_;

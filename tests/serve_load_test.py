@@ -1,0 +1,161 @@
+"""`kalah serve` under load and abuse (ctest: serve_load_test), loopback only, bounded in time.
+
+While 200 idle connections, 20 clients sending a header byte at a time and 20 long searches are
+held against it, database answers stay under 50 ms (p99 of 100); slow and idle clients are cut
+off at the request timeout; oversized headers get 431, other methods 405, ranges are not
+served; the memory after floods returns near its start; SIGTERM stops running searches and the
+server within a second.
+
+usage: python3 serve_load_test.py KALAH_EXECUTABLE
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+EXE = sys.argv.pop(1)
+TIMEOUT_MS = 3000
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+class ServeLoad(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        subprocess.run([EXE, "build", "--db", cls.tmp.name, "--pits", "4", "--max-seeds", "10"],
+                       check=True, capture_output=True)
+        cls.server = subprocess.Popen(
+            [EXE, "serve", "--db", cls.tmp.name, "--port", "0", "--json", "--threads", "2",
+             "--budget-ms", "8000", "--timeout-ms", str(TIMEOUT_MS)],
+            stdout=subprocess.PIPE, text=True)
+        cls.url = json.loads(cls.server.stdout.readline())["url"]
+        cls.port = int(cls.url.rsplit(":", 1)[1].strip("/"))
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.server.poll() is None:
+            cls.server.kill()
+            cls.server.wait()
+        cls.tmp.cleanup()
+
+    def raw(self, request, read=True):
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as s:
+            s.sendall(request)
+            if not read:
+                return b""
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+            return data
+
+    def status_of(self, request):
+        return int(self.raw(request).split(b" ", 2)[1])
+
+    def db_answer_ms(self, i):
+        # 100 different positions of at most 10 seeds (no answer from the cache).
+        pits = [(i >> k) & 1 for k in range(6)] + [2, 2]
+        pos = ",".join(map(str, pits[:4])) + "/" + ",".join(map(str, pits[4:])) + f"/{i},0"
+        t0 = time.monotonic()
+        with urllib.request.urlopen(f"{self.url}api/v1/analyse?position={pos}", timeout=10) as r:
+            answer = json.loads(r.read())
+        self.assertEqual(answer["source"], "database")
+        return (time.monotonic() - t0) * 1000
+
+    def test_1_database_answers_stay_fast_under_abuse(self):
+        stop = threading.Event()
+        idle = [socket.create_connection(("127.0.0.1", self.port)) for _ in range(200)]
+
+        def slow_header():
+            try:
+                with socket.create_connection(("127.0.0.1", self.port)) as s:
+                    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                    while not stop.is_set():
+                        s.sendall(b"a")
+                        time.sleep(0.2)
+            except OSError:
+                pass  # cut off by the server's timeout
+
+        def long_search(i):
+            pos = f"6,6,6,6,6,{i % 6 + 1}/6,6,6,6,6,6/0,0"
+            try:
+                urllib.request.urlopen(f"{self.url}api/v1/analyse?position={pos}", timeout=30).read()
+            except OSError:
+                pass
+
+        threads = [threading.Thread(target=slow_header) for _ in range(20)]
+        threads += [threading.Thread(target=long_search, args=(i,)) for i in range(20)]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        latencies = sorted(self.db_answer_ms(i) for i in range(100))
+        stop.set()
+        p99 = latencies[98]
+        print(f"database answers under load: median {latencies[50]:.1f} ms, p99 {p99:.1f} ms, "
+              f"max {latencies[-1]:.1f} ms")
+        self.assertLess(p99, 50)
+        # Idle and slow connections are closed by the server at the request timeout.
+        time.sleep(TIMEOUT_MS / 1000 + 0.5)
+        for s in idle:
+            s.settimeout(2)
+            self.assertEqual(s.recv(1), b"", "an idle connection was kept past the timeout")
+            s.close()
+        for t in threads:
+            t.join(timeout=30)
+
+    def test_2_limits_and_methods(self):
+        self.assertEqual(self.status_of(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 +
+                                        b"\r\n\r\n"), 431)
+        many = b"".join(b"X-%d: 1\r\n" % i for i in range(5000))
+        self.assertEqual(self.status_of(b"GET / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n"), 431)
+        self.assertEqual(self.status_of(b"POST /api/v1/analyse HTTP/1.1\r\nHost: x\r\n"
+                                        b"Content-Length: 0\r\nConnection: close\r\n\r\n"), 405)
+        page = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        ranged = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=" +
+                          b",".join([b"0-"] * 1000) + b"\r\n\r\n")
+        self.assertEqual(len(ranged), len(page), "a multi-range request amplified the answer")
+
+    def test_3_memory_returns_after_floods(self):
+        before = rss_kib(self.server.pid)
+        for _ in range(3):
+            threads = [threading.Thread(target=self.raw, args=(
+                b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 15000 + b"\r\nConnection: close\r\n\r\n",))
+                for _ in range(100)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        after = rss_kib(self.server.pid)
+        print(f"resident memory: {before} KiB before 300 requests with 15 KB of headers, {after} after")
+        if os.environ.get("KALAH_SANITIZED") != "1":  # AddressSanitizer keeps what is freed
+            self.assertLess(after, before + 32 * 1024)
+
+    def test_4_sigterm_stops_running_searches_at_once(self):
+        searches = [threading.Thread(target=lambda: self.raw(
+            b"GET /api/v1/analyse?position=6,6,6,6,6,6/6,6,6,6,6,6/0,0 HTTP/1.1\r\nHost: x\r\n\r\n"))
+            for _ in range(3)]
+        for t in searches:
+            t.start()
+        time.sleep(1.0)
+        sent = time.monotonic()
+        self.server.send_signal(signal.SIGTERM)
+        self.server.wait(timeout=10)
+        took = time.monotonic() - sent
+        print(f"SIGTERM with searches running: exited in {took * 1000:.0f} ms")
+        self.assertLess(took, 1.0)
+        self.assertEqual(self.server.returncode, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
