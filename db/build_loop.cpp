@@ -45,7 +45,11 @@ std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
 
 // The directory exists before its lock file can be made.
 const std::string& created(const std::string& dir) {
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw DatabaseError(dir + ": cannot create the database directory: " + ec.message(),
+                        DatabaseError::Problem::kUnreadable);
   return dir;
 }
 

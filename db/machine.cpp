@@ -39,11 +39,11 @@ uint64_t cgroup_limit() {
     } else {
       continue;
     }
-    for (;;) {
-      least = std::min(least, limit_in(base + (path == "/" ? "" : path) + file));
-      if (path.empty() || path == "/") break;
-      path = path.substr(0, path.rfind('/'));
-      if (path.empty()) path = "/";
+    if (path == "/") path.clear();
+    for (;;) {  // the cgroup, then each ancestor up to the root
+      least = std::min(least, limit_in(base + path + file));
+      if (path.empty()) break;
+      path.resize(path.rfind('/'));
     }
   }
   return least;

@@ -4,7 +4,7 @@
 # corpus in tests/fuzz/corpus. A crash stops the run with exit 1 and leaves the input that caused
 # it in build-fuzz/ (crash-*, leak-*, timeout-*); reproduce with build-fuzz/tests/fuzz/TARGET FILE.
 #
-#   bash scripts/fuzz.sh 30            every target 30 s (what CI runs)
+#   bash scripts/fuzz.sh 20            every target 20 s (what CI runs)
 #   bash scripts/fuzz.sh 3600 layer_file   one target, an hour
 set -euo pipefail
 cd "$(dirname "$0")/.."

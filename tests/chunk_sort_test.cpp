@@ -43,7 +43,9 @@ TEST(ChunkSort, PlacesEveryChildOnceInBucketAndChunkOrder) {
           ASSERT_GE(slot_index[slot], 0);
           EXPECT_EQ(bucket_of(slot_key[slot]), b);
           EXPECT_EQ(chunk[slot_index[slot]], slot_key[slot]) << "index names another child";
-          if (slot > start[b]) EXPECT_LT(slot_index[slot - 1], slot_index[slot]);
+          if (slot > start[b]) {
+            EXPECT_LT(slot_index[slot - 1], slot_index[slot]);
+          }
         }
     }
   }

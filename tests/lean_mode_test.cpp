@@ -166,7 +166,9 @@ TEST(MemoryPlan, NormalLeanOrRefusedByTheLimit) {
       EXPECT_LE(lean.layer_bytes[s], o.memory_limit);
       EXPECT_EQ(lean.window_start[s] > 1, lean.chunk_bytes[s] > 0) << "s=" << s;
     }
-    if (asked) EXPECT_GT(lean.window_start[o.max_seeds], 1) << "--lean reads some layers";
+    if (asked) {
+      EXPECT_GT(lean.window_start[o.max_seeds], 1) << "--lean reads some layers";
+    }
   }
 
   o.lean = false;

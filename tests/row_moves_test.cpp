@@ -60,7 +60,9 @@ TEST(RowMoves, RowSetsAreInPhiOrder) {
         ASSERT_LT(begin, end);
         const int phi = row_potential(set.row(begin), m);
         for (size_t i = begin; i < end; ++i) ASSERT_EQ(row_potential(set.row(i), m), phi);
-        if (end < set.size()) ASSERT_GT(phi, row_potential(set.row(end), m));
+        if (end < set.size()) {
+          ASSERT_GT(phi, row_potential(set.row(end), m));
+        }
         begin = end;
       }
       ASSERT_EQ(set.group_end.back(), set.size());
