@@ -222,6 +222,27 @@ TEST(Durability, AFailedRenameLeavesNoTemporaryFile) {
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
+// The default directory is only a hint to solve: one it cannot read (another user's) is a note,
+// and the search goes on without it; an explicit --db that cannot be read stays an error.
+TEST(Durability, AnUnreadableDefaultDirectoryIsANoteForSolve) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run solve as another user";
+  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  if (test::shell(as_nobody + KALAH_EXE + " --version").status != 0)
+    GTEST_SKIP() << "setpriv, or the executable's directory, is not usable as nobody";
+  const test::TempDir dir;
+  ::chmod(dir.str().c_str(), 0700);  // root's alone
+  const Outcome solved = test::shell(as_nobody + "env KALAH_DB=" + dir.str() + " " + KALAH_EXE +
+                                     " solve --pits 3 --seeds 2");
+  EXPECT_EQ(solved.status, 0) << solved.out;
+  EXPECT_NE(solved.out.find("note: not using the default database: " + dir.str()),
+            std::string::npos)
+      << solved.out;
+  EXPECT_NE(solved.out.find("value: +4"), std::string::npos) << solved.out;
+  const Outcome given =
+      test::shell(as_nobody + KALAH_EXE + " solve --pits 3 --seeds 2 --db " + dir.str());
+  EXPECT_EQ(given.status, 1) << given.out;
+}
+
 // A complete database in a directory the builder cannot write (another user's, as here, or a
 // read-only mount): a build of it says there is nothing to build; one that needs a layer says why
 // it cannot.
