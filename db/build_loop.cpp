@@ -27,7 +27,12 @@ std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
   std::vector<bool> valid(o.max_seeds + 1, false);
   for (int s = 1; s <= o.max_seeds; ++s) {
     const std::string path = layer_path(o.dir, o.rules, s);
-    if (!std::filesystem::exists(std::filesystem::symlink_status(path))) continue;
+    std::error_code ec;
+    const auto status = std::filesystem::symlink_status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+      throw DatabaseError(path + ": cannot read: " + ec.message(),
+                          DatabaseError::Problem::kUnreadable);
+    if (!std::filesystem::exists(status)) continue;
     try {
       LayerFile(path, o.rules, s).check_body();
       valid[s] = true;

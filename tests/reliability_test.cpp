@@ -262,6 +262,12 @@ TEST(Durability, ACompleteDatabaseNeedsNoWriteAccess) {
       test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 7 --db " + dir.str());
   EXPECT_EQ(more.status, 1) << more.out;
   EXPECT_NE(more.out.find("cannot write there"), std::string::npos) << more.out;
+  ::chmod(dir.str().c_str(), 0700);  // not even readable: one line naming the file
+  const Outcome unreadable =
+      test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 6 --db " + dir.str());
+  EXPECT_EQ(unreadable.status, 1) << unreadable.out;
+  EXPECT_NE(unreadable.out.find("s1.kdb: cannot read: Permission denied"), std::string::npos)
+      << unreadable.out;
 }
 
 }  // namespace
