@@ -119,8 +119,11 @@ class ServeLoad(unittest.TestCase):
                                         b"\r\n\r\n"), 431)
         many = b"".join(b"X-%d: 1\r\n" % i for i in range(5000))
         self.assertEqual(self.status_of(b"GET / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n"), 431)
-        self.assertEqual(self.status_of(b"POST /api/v1/analyse HTTP/1.1\r\nHost: x\r\n"
-                                        b"Content-Length: 0\r\nConnection: close\r\n\r\n"), 405)
+        for method in (b"POST", b"OPTIONS", b"PUT", b"DELETE"):
+            self.assertEqual(self.status_of(method + b" /api/v1/analyse HTTP/1.1\r\nHost: x\r\n"
+                                            b"Content-Length: 0\r\nConnection: close\r\n\r\n"), 405)
+        self.assertEqual(self.status_of(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n"
+                                        b"Connection: close\r\n\r\n"), 204)
         page = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         ranged = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=" +
                           b",".join([b"0-"] * 1000) + b"\r\n\r\n")

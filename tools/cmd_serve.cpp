@@ -61,6 +61,7 @@ Routed route(const std::string& target, Analyst& analyst) {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
   if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
+  if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
   if (path != "/api/v1/analyse")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
   try {
