@@ -64,7 +64,7 @@ struct FaultRange {
   std::atomic<uintptr_t> begin{0}, end{0};
   std::atomic<bool>* faulted = nullptr;
 };
-constexpr int kFaultRanges = 512;
+constexpr int kFaultRanges = 4096;  // copies mapped at once (a server of many variants: hundreds)
 FaultRange g_ranges[kFaultRanges];
 struct sigaction g_previous_sigbus;
 

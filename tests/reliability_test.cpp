@@ -222,13 +222,19 @@ TEST(Durability, AFailedRenameLeavesNoTemporaryFile) {
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
+// The prefix of a command run as the user nobody, or empty where that cannot be done (not root,
+// no setpriv, or the executable out of nobody's reach).
+std::string nobody() {
+  if (::geteuid() != 0) return "";
+  const std::string prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  return test::shell(prefix + KALAH_EXE + " --version").status == 0 ? prefix : "";
+}
+
 // The default directory is only a hint to solve: one it cannot read (another user's) is a note,
 // and the search goes on without it; an explicit --db that cannot be read stays an error.
 TEST(Durability, AnUnreadableDefaultDirectoryIsANoteForSolve) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run solve as another user";
-  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-  if (test::shell(as_nobody + KALAH_EXE + " --version").status != 0)
-    GTEST_SKIP() << "setpriv, or the executable's directory, is not usable as nobody";
+  const std::string as_nobody = nobody();
+  if (as_nobody.empty()) GTEST_SKIP() << "needs root, setpriv and an executable nobody can run";
   const test::TempDir dir;
   ::chmod(dir.str().c_str(), 0700);  // root's alone
   const Outcome solved = test::shell(as_nobody + "env KALAH_DB=" + dir.str() + " " + KALAH_EXE +
@@ -247,10 +253,8 @@ TEST(Durability, AnUnreadableDefaultDirectoryIsANoteForSolve) {
 // read-only mount): a build of it says there is nothing to build; one that needs a layer says why
 // it cannot.
 TEST(Durability, ACompleteDatabaseNeedsNoWriteAccess) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run the build as another user";
-  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-  if (test::shell(as_nobody + KALAH_EXE + " --version").status != 0)
-    GTEST_SKIP() << "setpriv, or the executable's directory, is not usable as nobody";
+  const std::string as_nobody = nobody();
+  if (as_nobody.empty()) GTEST_SKIP() << "needs root, setpriv and an executable nobody can run";
   const test::TempDir dir;
   ASSERT_EQ(kalah("build --pits 4 --max-seeds 6 --db " + dir.str()).status, 0);
   ::chmod(dir.str().c_str(), 0755);
