@@ -124,6 +124,11 @@ class ServeLoad(unittest.TestCase):
                                             b"Content-Length: 0\r\nConnection: close\r\n\r\n"), 405)
         self.assertEqual(self.status_of(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n"
                                         b"Connection: close\r\n\r\n"), 204)
+        # Bytes that are not UTF-8 in the path and in a parameter: the errors are valid JSON.
+        for target in (b"/\xff\xfe", b"/api/v1/analyse?position=1,\xff/2", b"/api/v1/analyse?\xc3=1"):
+            answer = self.raw(b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            body = answer.split(b"\r\n\r\n", 1)[1]
+            self.assertIn("error", json.loads(body.decode("utf-8", errors="strict")), target)
         page = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         ranged = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=" +
                           b",".join([b"0-"] * 1000) + b"\r\n\r\n")
