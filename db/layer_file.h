@@ -101,7 +101,7 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
 // A block as stored: its values compressed at zstd `level` into one frame with its content
 // checksum (the same bytes on every machine for the same zstd version).
 std::string compress_block(const uint8_t* values, uint64_t count, int level);
-// The same write from frames made elsewhere (a build over several processes, db/mpi_build.h):
+// The same write from frames made elsewhere (a build over several processes, mpi/io.h):
 // `frames(first, count, out)` fills out[0..count) with the frames of blocks first.. on; it is
 // asked for kWriteChunk blocks at a time, in order.
 inline constexpr uint64_t kWriteChunk = 64;
