@@ -9,7 +9,7 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
                          size_t table_bytes, const std::atomic<bool>* stop,
                          const MoveProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t epoch = db ? db->copy_epoch() : 0;
+  const CopyWatch copies(db);
   Outcome out;
   Report& r = out.report;
   r.rules = rules;
@@ -28,7 +28,7 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
     out.lower = pa.lower;
     out.upper = pa.upper;
   }
-  if (db) db->check_copies(epoch);  // a decoded copy changed under the answer: withheld
+  copies.check();  // a decoded copy changed under the answer: withheld
   r.seconds = seconds_since(t0);
   return out;
 }

@@ -132,9 +132,9 @@ std::optional<int> Database::probe(const std::string& position) const {
   const kalah::Rules& rules = impl_->db->rules();
   const Position p = parse_position(position, rules.pits).position;
   const std::optional<int> v = rethrowing([&] {
-    const uint64_t epoch = impl_->db->copy_epoch();
+    const CopyWatch copies(impl_->db.get());
     const std::optional<int> value = impl_->db->probe(p.board);
-    impl_->db->check_copies(epoch);
+    copies.check();
     return value;
   });
   if (!v) return std::nullopt;

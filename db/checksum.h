@@ -51,6 +51,12 @@ class Checksum {
     return c.digest();
   }
 
+  // One word mixed into a state: the step above, for hashes that keep states of their own.
+  static uint64_t mix(uint64_t h, uint64_t w) {
+    h ^= w * kP1;
+    return ((h << 31) | (h >> 33)) * kP2;
+  }
+
  private:
   static constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull;
   static constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4Full;
@@ -58,8 +64,7 @@ class Checksum {
   void mix() {
     uint64_t w = 0;
     for (int i = 7; i >= 0; --i) w = (w << 8) | word_[i];  // little endian on any host
-    h_ ^= w * kP1;
-    h_ = ((h_ << 31) | (h_ >> 33)) * kP2;
+    h_ = mix(h_, w);
   }
 
   uint64_t h_ = 0x27D4EB2F165667C5ull;

@@ -63,4 +63,19 @@ class Database : public LeafValues {
   std::unique_ptr<BlockCache> cache_;
 };
 
+// An answer's watch over the decoded copies it reads: made before the answer, check() after it
+// throws DatabaseError when a copy changed in between (Database::check_copies). Without a
+// database it checks nothing.
+class CopyWatch {
+ public:
+  explicit CopyWatch(const Database* db) : db_(db), epoch_(db ? db->copy_epoch() : 0) {}
+  void check() const {
+    if (db_) db_->check_copies(epoch_);
+  }
+
+ private:
+  const Database* db_;
+  uint64_t epoch_;
+};
+
 }  // namespace kalah

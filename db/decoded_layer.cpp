@@ -50,12 +50,6 @@ uint64_t copy_size(const LayerFile& layer) {
   return DecodedLayer::values_offset(layer.header().boards) + layer.header().boards;
 }
 
-uint64_t load_le64(const uint8_t* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return __builtin_bswap64(__builtin_bswap64(w));  // the identity on little-endian machines
-}
-
 // Reads of a mapped copy past the end of its file (truncated under us) raise SIGBUS. The handler
 // maps a zero page where the read failed, so that the read completes, and marks the copy
 // faulted: its values are not used for an answer (changed()). Faults elsewhere go to the handler
@@ -211,20 +205,13 @@ uint64_t DecodedLayer::values_offset(uint64_t boards) {
 }
 
 uint64_t DecodedLayer::block_checksum(const uint8_t* values, uint64_t n, uint64_t seed) {
-  constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull, kP2 = 0xC2B2AE3D27D4EB4Full;
   uint64_t lane[4] = {seed, seed + 1, seed + 2, seed + 3};
   uint64_t i = 0;
   for (; i + 32 <= n; i += 32)
-    for (int k = 0; k < 4; ++k) {
-      const uint64_t w = load_le64(values + i + 8 * k) * kP1;
-      lane[k] = ((lane[k] ^ w) << 31 | (lane[k] ^ w) >> 33) * kP2;
-    }
-  uint8_t tail[32] = {};
+    for (int k = 0; k < 4; ++k) lane[k] = Checksum::mix(lane[k], load_le64(values + i + 8 * k));
+  uint8_t tail[32] = {};  // the rest, zero-padded: a stripe of zeros when nothing is left
   std::memcpy(tail, values + i, n - i);
-  for (int k = 0; k < 4; ++k) {
-    const uint64_t w = load_le64(tail + 8 * k) * kP1;
-    lane[k] = ((lane[k] ^ w) << 31 | (lane[k] ^ w) >> 33) * kP2;
-  }
+  for (int k = 0; k < 4; ++k) lane[k] = Checksum::mix(lane[k], load_le64(tail + 8 * k));
   unsigned char last[48];
   for (int k = 0; k < 4; ++k) put_le(last + 8 * k, lane[k], 8);
   put_le(last + 32, n, 8);

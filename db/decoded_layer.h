@@ -23,8 +23,9 @@
 //                up to a page)
 //
 // block_checksum(values, n, seed) reads the values as little-endian 64-bit words in stripes of
-// four, one lane a word (the tail zero-padded), each lane mixed as db/checksum.h mixes words,
-// lane k starting from seed + k; the four lanes, n and the seed are then fed to db/checksum.h.
+// four, one lane a word, then what is left zero-padded to a stripe (a stripe of zeros when
+// nothing is), each lane mixed as db/checksum.h mixes words (Checksum::mix), lane k starting
+// from seed + k; the four lanes, n and the seed are then fed to db/checksum.h.
 // The seed is the layer file's body checksum plus the block's number, so a block moved from
 // elsewhere (another place, another layer) fails as surely as changed values.
 //

@@ -32,6 +32,11 @@ int64_t number(const std::string& name, const std::string& text, int64_t lo, int
   return v;
 }
 
+// The absolute form: the answer names the side to move, which the relative form leaves out.
+std::string cache_key(const Analyst::Request& r) {
+  return describe(r.rules) + "|" + format_absolute(r.position, r.rules.pits);
+}
+
 // Sets `stop` at the deadline unless destroyed first.
 class Watchdog {
  public:
@@ -118,11 +123,6 @@ Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arriva
 bool Analyst::needs_search(const Request& r) const {
   const Database* db = database(r.rules);
   return !db || seeds(r.position.board) > db->max_seeds();
-}
-
-// The absolute form: the answer names the side to move, which the relative form leaves out.
-std::string cache_key(const Analyst::Request& r) {
-  return describe(r.rules) + "|" + format_absolute(r.position, r.rules.pits);
 }
 
 bool Analyst::cached(const Request& r) {

@@ -21,16 +21,18 @@ void add_rule_options(po::options_description& desc, RuleFlags& flags) {
 }
 
 void add_db_option(po::options_description& desc, std::string& dir, const char* what) {
+  // No default directory (no home to put it in): --help says none, and leaving --db out is an
+  // error of its own.
   const std::string fallback = default_database_dir();
   desc.add_options()("db",
                      po::value(&dir)
-                         ->default_value(fallback.empty() ? "(none)" : fallback)
+                         ->default_value(fallback, fallback.empty() ? "none" : fallback)
                          ->value_name("DIR")
-                         ->notifier([fallback](const std::string& d) {
-                           if (d == "(none)" && fallback.empty())
+                         ->notifier([](const std::string& d) {
+                           if (d.empty())
                              throw UsageError(
-                                 "no default database directory (KALAH_DB, XDG_CACHE_HOME and "
-                                 "HOME give none): give --db DIR or set KALAH_DB");
+                                 "no database directory: give --db DIR or set KALAH_DB (KALAH_DB, "
+                                 "XDG_CACHE_HOME and HOME give no default)");
                          }),
                      what);
 }

@@ -145,7 +145,7 @@ class Progress {
 int solve_pie(const Job& job) {
   Solver solver(job.rules, job.table_bytes, job.db.get());
   solver.set_stop_flag(&g_stop);
-  const uint64_t epoch = job.db ? job.db->copy_epoch() : 0;
+  const CopyWatch copies(job.db.get());
   try {
     Progress progress(job);
     int openings = 0;
@@ -155,7 +155,7 @@ int solve_pie(const Job& job) {
       return value(b);
     });
     progress.clear();
-    if (job.db) job.db->check_copies(epoch);
+    copies.check();
     if (job.json)
       std::cout << pie_json("solve", job.rules, job.position, pie)
                        .add("nodes", solver.nodes())
@@ -182,10 +182,10 @@ int solve_value(const Job& job) {
                    signed_number(v.lower).c_str(), signed_number(v.upper).c_str(),
                    static_cast<unsigned long long>(v.nodes), job.elapsed());
     };
-  const uint64_t epoch = job.db ? job.db->copy_epoch() : 0;
+  const CopyWatch copies(job.db.get());
   const ParallelValue pv =
       value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress);
-  if (job.db) job.db->check_copies(epoch);
+  copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
   if (job.json) {
     std::cout << position_json("solve", job.rules, job.position)
