@@ -54,7 +54,7 @@ TEST(Json, Utf8Length) {
 TEST(Json, EchoedInputStaysValid) {
   EXPECT_EQ(printable_input("1,\xff/2"), "1,\\xff/2");
   EXPECT_EQ(printable_input("ééé", 3), "éé... (6 characters in all)");
-  for (const std::string input :
+  for (const std::string& input :
        {std::string("1,2\xff/3"), std::string("\xe2\x82\xac\xe2\x82"), std::string(2000, '\xc3')}) {
     try {
       parse_position(input);

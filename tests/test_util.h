@@ -48,6 +48,7 @@ class Process {
   // peak resident memory in KiB goes to *max_rss_kib if given.
   int wait(long* max_rss_kib = nullptr);
   const std::string& output() const { return output_; }
+  int pid() const { return pid_; }
 
  private:
   int pid_ = -1;
