@@ -11,7 +11,7 @@
 //
 //   offset size  field
 //     0     8    magic "KALAHVAL"
-//     8     4    format version (2)
+//     8     4    format version (3)
 //    12     1    m        13 capture   14 end   15 remainder   (as in the layer file)
 //    16     2    layer s
 //    18     6    reserved, 0
@@ -22,10 +22,9 @@
 //     V          the encoded values, one byte per board in rank order (V = 4096 + 8·B rounded
 //                up to a page)
 //
-// block_checksum(values, n, seed) reads the values as little-endian 64-bit words in stripes of
-// four, one lane a word, then what is left zero-padded to a stripe (a stripe of zeros when
-// nothing is), each lane mixed as db/checksum.h mixes words (Checksum::mix), lane k starting
-// from seed + k; the four lanes, n and the seed are then fed to db/checksum.h.
+// block_checksum(values, n, seed) is XXH3's 64-bit hash of the n values with that seed (xxHash
+// 0.8, whose output is fixed across versions and hosts): fast enough that checking every block a
+// search reads costs it a few per cent (docs/design.md §6).
 // The seed is the layer file's body checksum plus the block's number, so a block moved from
 // elsewhere (another place, another layer) fails as surely as changed values.
 //

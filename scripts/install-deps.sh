@@ -3,6 +3,7 @@
 # (needs root or sudo).
 set -euo pipefail
 packages=(g++ cmake make libboost-program-options-dev libtbb-dev libzstd-dev libgtest-dev
+          libxxhash-dev
           pybind11-dev python3-dev pkg-config dpkg-dev help2man
           chromium chromium-driver python3-selenium curl "$@")
 missing=()
