@@ -3,6 +3,7 @@
 #include "solver/parallel_search.h"
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -16,19 +17,15 @@
 namespace kalah {
 namespace {
 
-// A root move and a Solver of its own: its table is that move's search memory.
+// A root move and its solvers, one per thread, over the shared table.
 struct RootMove {
   int pit;
   MoveResult result;
-  std::unique_ptr<Solver> solver;                // analyse_parallel: with a table of its own
-  std::vector<std::unique_ptr<Solver>> helpers;  // value_parallel: over the shared table
+  std::vector<std::unique_ptr<Solver>> helpers;
   Bounds bounds;  // on the move's value to the mover, stores left out
-  bool done = false;
-  MoveReport report;
 };
 
-std::vector<RootMove> root_moves(const Rules& rules, const Board& b, const LeafValues* leaves,
-                                 size_t table_bytes, const std::atomic<bool>* stop) {
+std::vector<RootMove> root_moves(const Rules& rules, const Board& b) {
   std::vector<RootMove> moves;
   for (int pit = 0; pit < rules.pits; ++pit) {
     if (b.pits[pit] == 0) continue;
@@ -37,36 +34,9 @@ std::vector<RootMove> root_moves(const Rules& rules, const Board& b, const LeafV
     mv.result = play(rules, b, pit);
     const int s = seeds(mv.result.board);
     mv.bounds = {mv.result.gain - s, mv.result.gain + s};
-    if (table_bytes > 0) {
-      mv.solver = std::make_unique<Solver>(rules, table_bytes, leaves);
-      mv.solver->set_stop_flag(stop);
-    }
     moves.push_back(std::move(mv));
   }
   return moves;
-}
-
-// Runs f(move) for every root move in parallel, one task per move.
-template <class F>
-void for_each_move(std::vector<RootMove>& moves, F&& f) {
-  tbb::parallel_for(
-      size_t{0}, moves.size(), size_t{1}, [&](size_t i) { f(moves[i]); },
-      tbb::simple_partitioner());
-}
-
-// Values one root move and reports its turn; on an interruption keeps what MTD(f) proved.
-void value_move(const Rules& rules, const Position& p, RootMove& t) {
-  Solver& solver = *t.solver;
-  const MoveResult& r = t.result;
-  try {
-    const int v = solver.value(r.board);
-    t.bounds = {move_value(r, v), move_value(r, v)};
-    t.report = report_move(rules, p, t.pit, v, values_of(solver), move_tests_of(solver));
-    t.done = true;
-  } catch (const SearchInterrupted&) {
-    if (!t.bounds.exact())  // interrupted while valuing the move
-      t.bounds = move_bounds(r, {solver.lower_bound(), solver.upper_bound()});
-  }
 }
 
 // The position's value lies between the best proven move value and the best bound of any move.
@@ -79,71 +49,21 @@ Bounds root_bounds(const std::vector<RootMove>& moves) {
   return b;
 }
 
-// Adds up the nodes and probes of every solver of the moves (their own, and the helpers).
+// Adds up the nodes and probes of every solver of the moves.
 void add_counts(const std::vector<RootMove>& moves, uint64_t& nodes, uint64_t& probes) {
-  const auto add = [&](const Solver& solver) {
-    nodes += solver.nodes();
-    probes += solver.probes();
-  };
-  for (const RootMove& t : moves) {
-    if (t.solver) add(*t.solver);
-    for (const auto& helper : t.helpers) add(*helper);
-  }
+  for (const RootMove& t : moves)
+    for (const auto& solver : t.helpers) {
+      nodes += solver->nodes();
+      probes += solver->probes();
+    }
 }
 
-}  // namespace
-
-ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                                  size_t table_bytes, const std::atomic<bool>* stop,
-                                  const MoveProgress& progress) {
-  ParallelAnalysis out;
-  const int stores = p.mover_store - p.opponent_store;
-  if (is_terminal(rules, p.board)) {
-    Solver solver(rules, table_bytes, leaves);
-    out.analysis = analyse(solver, p);
-    out.lower = out.upper = out.analysis.value;
-    return out;
-  }
-
-  std::vector<RootMove> moves = root_moves(rules, p.board, leaves, table_bytes, stop);
-  std::atomic<int> valued{0};
-  for_each_move(moves, [&](RootMove& t) {
-    value_move(rules, p, t);
-    if (progress) progress(++valued, static_cast<int>(moves.size()));
-  });
-  add_counts(moves, out.nodes, out.probes);
-  const Bounds bounds = root_bounds(moves);
-  out.lower = stores + bounds.lower;
-  out.upper = stores + bounds.upper;
-  out.interrupted = std::any_of(moves.begin(), moves.end(), [](auto& t) { return !t.done; });
-  if (out.interrupted) return out;
-
-  Analysis& a = out.analysis;
-  a.board_value = bounds.lower;
-  a.value = out.lower;
-  const RootMove* best = &moves[0];
-  for (const RootMove& t : moves) {
-    a.moves.push_back(t.report);
-    if (t.bounds.lower > best->bounds.lower) best = &t;
-  }
-  // The best line: the first best move's whole turn, then best play, from that move's solver.
-  Solver& solver = *best->solver;
-  const uint64_t nodes = solver.nodes(), probes = solver.probes();
-  Position q = p;
-  for (int pit : best->report.turn) q = apply(rules, q, pit);
-  a.best_line = {best->report.turn};
-  try {
-    for (auto& turn : best_line(rules, q, values_of(solver), move_tests_of(solver)))
-      a.best_line.push_back(turn);
-  } catch (const SearchInterrupted&) {
-    out.interrupted = true;
-  }
-  out.nodes += solver.nodes() - nodes;
-  out.probes += solver.probes() - probes;
-  return out;
+// The threads a search may use: the arena's, or fewer under a tbb::global_control (--threads).
+int thread_limit() {
+  return static_cast<int>(std::min<size_t>(
+      tbb::this_task_arena::max_concurrency(),
+      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
 }
-
-namespace {
 
 // Grows a shared table that asked to, splitting its buckets on all threads.
 void grow(TranspositionTable& table) {
@@ -152,11 +72,60 @@ void grow(TranspositionTable& table) {
                     [&](const tbb::blocked_range<size_t>& r) { table.split(r.begin(), r.end()); });
 }
 
+// Searches order[first, first + count) at the null window beta on the moves' values with
+// max(threads, count) tasks, task k on the (k mod count)-th move, so that threads beyond the
+// moves help with the likeliest ones (their solvers share one table; ABDADA spreads them).
+// Narrows each answered move's bounds; true as soon as one reaches beta, which cancels the others.
+bool search_moves(const std::vector<RootMove*>& order, int first, int count,
+                  TranspositionTable& table, int beta, int threads) {
+  std::vector<std::atomic<bool>> done(count);  // answered, or some move reached beta
+  std::atomic<bool> reached{false};
+  std::mutex mutex;
+  const auto run = [&] {
+    tbb::parallel_for(
+        0, std::max(threads, count), 1,
+        [&](int k) {
+          const int i = k % count;
+          RootMove& c = *order[first + i];
+          if (done[i]) return;
+          Solver& solver = *c.helpers[k / count];
+          const MoveResult& r = c.result;
+          const Window w = child_window(r, beta - 1, beta);
+          solver.set_cancel_flag(&done[i]);
+          try {
+            const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
+            std::lock_guard lock(mutex);
+            if (!done[i]) {
+              if (v >= beta) {
+                c.bounds.lower = std::max(c.bounds.lower, v);
+                reached = true;
+                for (auto& d : done) d = true;
+              } else {
+                c.bounds.upper = std::min(c.bounds.upper, v);
+                done[i] = true;
+              }
+            }
+          } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
+          }
+          solver.set_cancel_flag(nullptr);  // the flag lives for this test only
+        },
+        tbb::simple_partitioner());
+  };
+  // A table that wants to grow stops every search (they throw as if cancelled); it grows with
+  // all threads out of it, and the moves not answered yet run again, finding their finished
+  // subtrees in the table.
+  for (;;) {
+    run();
+    if (!table.growth_wanted()) break;
+    grow(table);
+    if (reached) break;
+  }
+  return reached.load();
+}
+
 // One MTD(f) test at the root, "is V at least beta?", over the root moves not yet decided:
-// yes as soon as one reaches beta, which cancels the others. Moves are searched with
-// max(threads, moves) tasks, task k on the (k mod moves)-th, so that threads beyond the moves
-// help with the likeliest ones (their solvers share one table; ABDADA spreads them). Returns the
-// bounds the moves prove (an interrupted test proves nothing new).
+// yes as soon as one reaches beta. Returns the bounds the moves prove (an interrupted test
+// proves nothing new).
 Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int beta, int threads) {
   for (const RootMove& c : moves)
     if (c.bounds.lower >= beta) return root_bounds(moves);
@@ -169,58 +138,56 @@ Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int be
     return x->result.extra_turn && (!y->result.extra_turn || x->pit > y->pit);
   });
   if (order.empty()) return root_bounds(moves);
-  // Searches `count` moves from order[first] with max(threads, count) tasks; true when one
-  // reaches beta.
-  const auto search_moves = [&](int first, int count) {
-    std::vector<std::atomic<bool>> done(count);  // answered, or some move reached beta
-    std::atomic<bool> reached{false};
-    std::mutex mutex;
-    const auto run = [&] {
-      tbb::parallel_for(
-          0, std::max(threads, count), 1,
-          [&](int k) {
-            const int i = k % count;
-            RootMove& c = *order[first + i];
-            if (done[i]) return;
-            Solver& solver = *c.helpers[k / count];
-            const MoveResult& r = c.result;
-            const Window w = child_window(r, beta - 1, beta);
-            solver.set_cancel_flag(&done[i]);
-            try {
-              const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
-              std::lock_guard lock(mutex);
-              if (!done[i]) {
-                if (v >= beta) {
-                  c.bounds.lower = std::max(c.bounds.lower, v);
-                  reached = true;
-                  for (auto& d : done) d = true;
-                } else {
-                  c.bounds.upper = std::min(c.bounds.upper, v);
-                  done[i] = true;
-                }
-              }
-            } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
-            }
-            solver.set_cancel_flag(nullptr);  // the flag lives for this test only
-          },
-          tbb::simple_partitioner());
-    };
-    // A table that wants to grow stops every search (they throw as if cancelled); it grows with
-    // all threads out of it, and the moves not answered yet run again, finding their finished
-    // subtrees in the table.
-    for (;;) {
-      run();
-      if (!table.growth_wanted()) break;
-      grow(table);
-      if (reached) break;
-    }
-    return reached.load();
-  };
   // The likeliest move first, by every thread, then the others: a test that the first move
   // decides (most of those that reach beta) wastes no work on the others (docs/design.md §7).
-  if (!search_moves(0, 1) && order.size() > 1) search_moves(1, static_cast<int>(order.size()) - 1);
+  if (!search_moves(order, 0, 1, table, beta, threads) && order.size() > 1)
+    search_moves(order, 1, static_cast<int>(order.size()) - 1, table, beta, threads);
   return root_bounds(moves);
 }
+
+// The root moves, a shared table and a solver per move and thread over it: the state of a
+// value search, and of a full analysis, which goes on from it.
+struct RootSearch {
+  std::vector<RootMove> moves;
+  int threads;
+  TranspositionTable table;
+
+  RootSearch(const Rules& rules, const Board& b, const LeafValues* leaves, size_t table_bytes,
+             const std::atomic<bool>* stop)
+      : moves(root_moves(rules, b)),
+        threads(thread_limit()),
+        // As much memory as a table per move would have; on one thread a private one (no locks,
+        // no ABDADA marks, and it grows as it fills).
+        table(table_bytes * moves.size(), threads > 1) {
+    // As many solvers per move as threads: a test may put every thread on one move.
+    for (RootMove& c : moves)
+      for (int h = 0; h < threads; ++h) {
+        c.helpers.push_back(std::make_unique<Solver>(rules, table, leaves));
+        c.helpers.back()->set_stop_flag(stop);
+      }
+  }
+
+  // MTD(f) at the root: narrows `bounds` on the board's V to its value. `after_test` as mtdf's.
+  template <class AfterTest>
+  void value(Bounds& bounds, AfterTest&& after_test) {
+    mtdf(
+        bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads); }, after_test);
+  }
+
+  // MTD(f) on one move's value, every thread on it, from the bounds the value search left.
+  template <class AfterTest>
+  void settle(RootMove& t, AfterTest&& after_test) {
+    const std::vector<RootMove*> order{&t};
+    Bounds bounds = t.bounds;
+    mtdf(
+        bounds, t.bounds.upper,
+        [&](int beta) {
+          search_moves(order, 0, 1, table, beta, threads);
+          return t.bounds;
+        },
+        after_test);
+  }
+};
 
 }  // namespace
 
@@ -233,39 +200,90 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     out.lower = out.upper = stores + terminal_value(rules, p.board);
     return out;
   }
-  std::vector<RootMove> moves = root_moves(rules, p.board, leaves, 0, stop);
-  // One table, as much memory as a table per move would have; on one thread a private one (no
-  // locks, no ABDADA marks, and it grows as it fills).
-  const int threads = tbb::this_task_arena::max_concurrency();
-  TranspositionTable table(table_bytes * moves.size(), threads > 1);
-  // As many solvers per move as threads: a test may put every thread on one move.
-  for (RootMove& c : moves)
-    for (int h = 0; h < threads; ++h) {
-      c.helpers.push_back(std::make_unique<Solver>(rules, table, leaves));
-      c.helpers.back()->set_stop_flag(stop);
-    }
+  RootSearch root(rules, p.board, leaves, table_bytes, stop);
   const int s = seeds(p.board);
   Bounds bounds{-s, s};
-  mtdf(
-      bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads); },
-      [&](const Bounds& so_far) {
-        if (stop && stop->load()) {
-          out.interrupted = true;
-          return false;
-        }
-        if (progress) {
-          ParallelValue v;
-          add_counts(moves, v.nodes, v.probes);
-          v.lower = stores + so_far.lower;
-          v.upper = stores + so_far.upper;
-          progress(v);
-        }
-        return true;
-      });
-  add_counts(moves, out.nodes, out.probes);
-  out.table_bytes = table.bytes_in_use();
+  root.value(bounds, [&](const Bounds& so_far) {
+    if (stop && stop->load()) {
+      out.interrupted = true;
+      return false;
+    }
+    if (progress) {
+      ParallelValue v;
+      add_counts(root.moves, v.nodes, v.probes);
+      v.lower = stores + so_far.lower;
+      v.upper = stores + so_far.upper;
+      progress(v);
+    }
+    return true;
+  });
+  add_counts(root.moves, out.nodes, out.probes);
+  out.table_bytes = root.table.bytes_in_use();
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
+  return out;
+}
+
+ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                                  size_t table_bytes, const std::atomic<bool>* stop,
+                                  const MoveProgress& progress) {
+  ParallelAnalysis out;
+  const int stores = p.mover_store - p.opponent_store;
+  if (is_terminal(rules, p.board)) {
+    Solver solver(rules, table_bytes, leaves);
+    out.analysis = analyse(solver, p);
+    out.lower = out.upper = out.analysis.value;
+    return out;
+  }
+  RootSearch root(rules, p.board, leaves, table_bytes, stop);
+  const auto go_on = [&](const Bounds&) { return !(stop && stop->load()); };
+  // The value first: it settles the best move and bounds every other; then each other move's
+  // exact value, every thread on it, over the same table.
+  const int s = seeds(p.board);
+  Bounds bounds{-s, s};
+  root.value(bounds, go_on);
+  const int total = static_cast<int>(root.moves.size());
+  int valued = 0;
+  for (RootMove& t : root.moves) {
+    if (go_on(t.bounds) && !t.bounds.exact()) root.settle(t, go_on);
+    if (t.bounds.exact() && progress) progress(++valued, total);
+  }
+  add_counts(root.moves, out.nodes, out.probes);
+  const Bounds proven = root_bounds(root.moves);
+  out.lower = stores + proven.lower;
+  out.upper = stores + proven.upper;
+  out.interrupted = std::any_of(root.moves.begin(), root.moves.end(),
+                                [](const RootMove& t) { return !t.bounds.exact(); });
+  if (out.interrupted) return out;
+
+  // Each move's turn and a best line, read from the table by one solver (little is left to
+  // search).
+  Solver solver(rules, root.table, leaves);
+  solver.set_stop_flag(stop);
+  Analysis& a = out.analysis;
+  a.board_value = proven.lower;
+  a.value = out.lower;
+  try {
+    const RootMove* best = nullptr;
+    for (const RootMove& t : root.moves) {
+      const MoveResult& r = t.result;
+      const int child = r.extra_turn ? t.bounds.lower - r.gain : r.gain - t.bounds.lower;
+      a.moves.push_back(
+          report_move(rules, p, t.pit, child, values_of(solver), move_tests_of(solver)));
+      if (!best && t.bounds.lower == proven.lower) best = &t;
+    }
+    // The best line: the first best move's whole turn, then best play.
+    const std::vector<int>& turn = a.moves[best - root.moves.data()].turn;
+    Position q = p;
+    for (int pit : turn) q = apply(rules, q, pit);
+    a.best_line = {turn};
+    for (auto& line_turn : best_line(rules, q, values_of(solver), move_tests_of(solver)))
+      a.best_line.push_back(line_turn);
+  } catch (const SearchInterrupted&) {
+    out.interrupted = true;
+  }
+  out.nodes += solver.nodes();
+  out.probes += solver.probes();
   return out;
 }
 

@@ -1,13 +1,14 @@
 // parallel_search.h: solving a position on all cores (docs/design.md §7).
 //
-// The root moves are searched in parallel (oneTBB). analyse_parallel values every move, each by
-// a Solver with a table of its own: values, lines and node counts do not depend on the thread
-// count or on scheduling; the best move's solver then follows the best line, its table holding
-// that subtree already. value_parallel finds the position's value alone, much less work in big
-// games: MTD(f) at the root (solver/mtdf.h), each test "is V at least beta?" run over the root
-// moves by all threads with one shared table, threads beyond the root moves helping with the
-// likeliest (ABDADA), stopped as soon as one move reaches beta. Its node count varies from run
-// to run; its value never does.
+// Both searches run on one table shared by all threads (ABDADA: a node's children that other
+// threads are searching are taken last). value_parallel finds the position's value alone: MTD(f)
+// at the root (solver/mtdf.h), each test "is V at least beta?" run over the root moves by all
+// threads, threads beyond the root moves helping with the likeliest, stopped as soon as one move
+// reaches beta. analyse_parallel goes on from there: the value settles the best move and bounds
+// every other, whose exact value is then found by MTD(f) on that move, every thread on it, over
+// the same table (the moves' subtrees transpose); each move's turn and the best line are then read
+// from the table. Values, turns and lines never depend on the thread count; node counts do, except
+// on one thread.
 //
 // This is the only part of solver/ that uses threads; it is a library of its own
 // (kalah_parallel), so the rest of the core stays single-threaded.
@@ -23,9 +24,9 @@
 
 namespace kalah {
 
-// Table bytes per root move. A full analysis with a database searches a small tree above it, and
-// a table that stays in the caches is faster; a search without one, or a value search of a big
-// game, fills a big table.
+// Table bytes per root move (the shared table holds that many times the moves). A full analysis
+// with a database searches a small tree above it, and a table that stays in the caches is
+// faster; a search without one, or a value search of a big game, fills a big table.
 inline constexpr size_t kAnalysisTableBytes = size_t{32} << 20;
 inline constexpr size_t kSearchTableBytes = size_t{256} << 20;
 

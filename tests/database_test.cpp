@@ -58,6 +58,51 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
   }
 }
 
+// The full analysis (the value, then every other move's exact value over one shared table)
+// equals, move by move and line by line, the analysis a plain sequential search gives, on 1, 2
+// and 8 threads, with and without database leaves, in every variant.
+TEST(DatabaseSearch, FullAnalysisEqualsASequentialSearchOfEveryMove) {
+  std::mt19937_64 rng(2424);
+  for (int m : {3, 4, 5}) {
+    const int top = m == 3 ? 10 : 8;
+    for (const Rules& rules : test::all_variants(m)) {
+      test::TempDir dir;
+      test::build(dir.str(), rules, top);
+      const Database db(dir.str(), rules);
+      Solver plain(rules, 4 << 20);
+      const Ranker ranker(m, 2 * top + 2);
+      for (int i = 0; i < 8; ++i) {
+        const int s = top + 1 + static_cast<int>(rng() % (top + 2));  // above the database
+        Position p{ranker.unrank(s, std::uniform_int_distribution<uint64_t>(
+                                        0, ranker.layer_size(s) - 1)(rng))};
+        p.mover_store = static_cast<int>(rng() % 5);
+        p.opponent_store = static_cast<int>(rng() % 5);
+        const Analysis expected = analyse(plain, p);
+        const std::string where = describe(rules) + " " + format_relative(p, m);
+        const LeafValues* const sources[] = {&db, nullptr};
+        for (const LeafValues* leaves : sources)
+          for (int threads : {1, 2, 8}) {
+            const ParallelAnalysis pa = tbb::task_arena(threads).execute(
+                [&] { return analyse_parallel(rules, p, leaves, 1 << 16); });
+            const std::string how = where + " (" + std::to_string(threads) + " threads" +
+                                    (leaves ? ", database)" : ")");
+            ASSERT_FALSE(pa.interrupted) << how;
+            EXPECT_EQ(pa.lower, expected.value) << how;
+            EXPECT_EQ(pa.upper, expected.value) << how;
+            EXPECT_EQ(pa.analysis.value, expected.value) << how;
+            ASSERT_EQ(pa.analysis.moves.size(), expected.moves.size()) << how;
+            for (size_t k = 0; k < expected.moves.size(); ++k) {
+              EXPECT_EQ(pa.analysis.moves[k].pit, expected.moves[k].pit) << how;
+              EXPECT_EQ(pa.analysis.moves[k].value, expected.moves[k].value) << how;
+              EXPECT_EQ(pa.analysis.moves[k].turn, expected.moves[k].turn) << how;
+            }
+            EXPECT_EQ(pa.analysis.best_line, expected.best_line) << how;
+          }
+      }
+    }
+  }
+}
+
 TEST(DatabaseSearch, ConcurrentProbesAgreeWithOneThread) {
   // Threads probing the same fresh blocks at once, in both cache modes, against one thread.
   const Rules rules{5, Capture::kEmpty, End::kImmediate, Remainder::kOwner};

@@ -23,8 +23,9 @@ def cli(*args):
     return [json.loads(line) for line in out.splitlines()]
 
 
-def without_timing(answer):
-    return {k: v for k, v in answer.items() if k != "seconds"}
+def without_counts(answer):
+    # Node counts too: a search on more than one thread shares its table, so its count varies.
+    return {k: v for k, v in answer.items() if k not in ("seconds", "nodes", "probes")}
 
 
 class Module(unittest.TestCase):
@@ -49,12 +50,12 @@ class Module(unittest.TestCase):
         answer = kalah.solve(pits=4, seeds=3, capture="standard")
         self.assertEqual(answer["value"], 6)
         expected = cli("solve", "--pits", "4", "--seeds", "3", "--json")[0]
-        self.assertEqual(without_timing(answer), without_timing(expected))
+        self.assertEqual(without_counts(answer), without_counts(expected))
 
     def test_analyse_any_position(self):
         answer = kalah.analyse("2,0,1/0,1,1/3,4", capture="empty")
         expected = cli("solve", "--capture", "empty", "--json", "2,0,1/0,1,1/3,4")[0]
-        self.assertEqual(without_timing(answer), without_timing(expected))
+        self.assertEqual(without_counts(answer), without_counts(expected))
 
     def test_database_probe_and_analyse_agree_with_query(self):
         db = kalah.Database(self.dir, capture="empty")
@@ -63,7 +64,7 @@ class Module(unittest.TestCase):
         for pos in self.positions:
             expected = cli("query", "--db", self.dir, "--capture", "empty", "--json", pos)[0]
             self.assertEqual(db.probe(pos), expected["value"], pos)
-            self.assertEqual(without_timing(db.analyse(pos)), without_timing(expected), pos)
+            self.assertEqual(without_counts(db.analyse(pos)), without_counts(expected), pos)
         self.assertIsNone(db.probe("4,4,4,4/4,4,4,4"))  # 32 seeds: above the top layer
         searched = db.analyse("4,4,4,1/1,1,1,1")
         self.assertEqual(searched["source"], "search")
