@@ -3,7 +3,8 @@
 # pass --max-seeds 24 for the full workstation figure, and any other bench option) and prints its
 # figures, compares its signature with the recorded one, times the same build on one
 # thread and in lean mode, a one-position query in a fresh process, and Kalah(6,4)'s value with the benchmark
-# database. Exits 1 when the signature differs from the recorded one.
+# database, then its full analysis, alone and on 50 positions of games (KALAH_BENCH_POSITIONS).
+# Exits 1 when the signature differs from the recorded one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -118,6 +119,13 @@ if [ "$pits" = 6 ]; then
   "$kalah" solve --seeds 4 --capture "$capture" --db "$dir" --value-only --json >"$dir.json"
   echo "solve:  Kalah(6,4) $capture capture, value $(field "$dir.json" 'o["value"]')," \
        "$(field "$dir.json" 'o["nodes"]') nodes, $(field "$dir.json" '"%.2f" % o["seconds"]') s"
+  value_s=$(field "$dir.json" 'o["seconds"]')
+  "$kalah" solve --seeds 4 --capture "$capture" --db "$dir" --json >"$dir.json"
+  echo "solve:  Kalah(6,4) $capture capture, full analysis $(field "$dir.json" 'o["nodes"]') nodes," \
+       "$(field "$dir.json" '"%.2f" % o["seconds"]') s: $(field "$dir.json" "'%.1f' % (o['seconds'] / $value_s)")x the value"
   rm -f "$dir.json"
+  # The same on positions of games: the first 10 plies of random play (fixed seed).
+  build/tools/kalah-analysis-bench "$dir" --capture "$capture" \
+    --positions "${KALAH_BENCH_POSITIONS:-50}" | tail -n 2 | sed 's/^/games:  /'
 fi
 exit "$status"
