@@ -10,7 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,9 +40,19 @@ Position sample(const Rules& rules, int seeds, int plies, std::mt19937_64& rng) 
   return p;
 }
 
-}  // namespace
+long number(const std::string& flag, const std::string& value) {
+  size_t used = 0;
+  long n = -1;
+  try {
+    n = std::stol(value, &used);
+  } catch (const std::logic_error&) {
+  }
+  if (used != value.size() || n < 0)
+    throw std::invalid_argument(flag + ": '" + value + "' is not a count");
+  return n;
+}
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: kalah-analysis-bench DIR [--pits M] [--seeds N] [--capture RULE] "
@@ -51,20 +63,22 @@ int main(int argc, char** argv) {
   int pits = 6, per_pit = 4, positions = 50, plies = 10;
   unsigned long seed = 1;
   Capture capture = Capture::kEmpty;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
+  for (int i = 2; i < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (i + 1 == argc) throw std::invalid_argument(flag + " needs a value");
+    const std::string value = argv[i + 1];
     if (flag == "--pits")
-      pits = std::stoi(value);
+      pits = static_cast<int>(number(flag, value));
     else if (flag == "--seeds")
-      per_pit = std::stoi(value);
+      per_pit = static_cast<int>(number(flag, value));
     else if (flag == "--capture")
       capture = parse_capture(value);
     else if (flag == "--positions")
-      positions = std::stoi(value);
+      positions = static_cast<int>(number(flag, value));
     else if (flag == "--plies")
-      plies = std::stoi(value);
+      plies = static_cast<int>(number(flag, value));
     else if (flag == "--seed")
-      seed = std::stoul(value);
+      seed = static_cast<unsigned long>(number(flag, value));
     else {
       std::fprintf(stderr, "kalah-analysis-bench: unknown option '%s'\n", flag.c_str());
       return 2;
@@ -108,4 +122,15 @@ int main(int argc, char** argv) {
   std::printf("ratio per position: min %.2f, median %.2f, 90th percentile %.2f, max %.2f\n", at(0),
               at(0.5), at(0.9), at(1));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a bad number or rule, a missing database
+    std::fprintf(stderr, "kalah-analysis-bench: %s\n", e.what());
+    return 2;
+  }
 }
