@@ -37,6 +37,25 @@ JsonObject position_json(const std::string& command, const Rules& rules, const P
       .add("to_move", side_name(p.mover));
 }
 
+JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p) {
+  JsonObject out = position_json(command, rules, p);
+  if (is_terminal(rules, p.board)) {
+    const int value = final_margin(p, terminal_value(rules, p.board));
+    return out.add("finished", true).add("value", value).add("result", result_word(value));
+  }
+  std::vector<JsonObject> moves;
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (p.board.pits[pit] == 0) continue;
+    const Position next = apply(rules, p, pit);
+    moves.push_back(JsonObject()
+                        .add("pit", pit + 1)
+                        .add("extra_turn", next.mover == p.mover)
+                        .add("position", format_relative(next, rules.pits))
+                        .add("absolute", format_absolute(next, rules.pits)));
+  }
+  return out.add("finished", false).add("moves", moves);
+}
+
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
                             int lower, int upper, uint64_t nodes, double seconds) {
   return position_json(command, rules, p)

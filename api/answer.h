@@ -38,6 +38,10 @@ JsonObject position_json(const std::string& command, const Rules& rules, const P
 // The full analysis: position_json plus value, result, board_value, finished, moves (each with
 // the position it leads to), best_line, source, nodes, probes, seconds.
 JsonObject analysis_json(const std::string& command, const Report& r);
+// The moves of a position, without searching: position_json plus finished, and the final value
+// and result when it is finished, else moves (each pit with extra_turn and the position it
+// leads to, as the analysis gives them).
+JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p);
 // A search stopped before its end (Ctrl-C, a budget): position_json plus interrupted, lower,
 // upper (the bounds proven on the final margin for the mover), source "bounds", nodes, seconds.
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,

@@ -1,7 +1,8 @@
 """The analysis board of `kalah serve` in a real browser (ctest: browser_test): headless Chromium
 from Debian (chromium, chromium-driver) driven by python3-selenium loads the page, checks every
 move's value against the API, clicks a pit, checks the new position and its values, loads the
-shared URL in a fresh page, undoes and redoes with the keyboard, and saves a screenshot.
+shared URL in a fresh page, undoes and redoes with the keyboard, and saves a screenshot; on a
+one-thread server, plays moves of the Kalah(6,4) start before any value has arrived.
 
 usage: python3 browser_test.py KALAH_EXECUTABLE SCREENSHOT.png
 """
@@ -9,6 +10,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import urllib.parse
 import urllib.request
@@ -104,6 +106,35 @@ class Board(unittest.TestCase):
         target = next(m for m in start["moves"] if m["pit"] == pit)["absolute"]
         WebDriverWait(b, 30).until(lambda _: self.shown_position() == target)
         self.expect(self.api(target))
+
+    def test_moves_are_played_before_any_value_arrives(self):
+        # A one-thread server and the default page, the start of Kalah(6,4): its values take a
+        # long search over this small database, but the pits can be played at once.
+        server = subprocess.Popen([EXE, "serve", "--db", self.tmp.name, "--port", "0", "--json",
+                                   "--threads", "1"], stdout=subprocess.PIPE, text=True)
+        try:
+            url = json.loads(server.stdout.readline())["url"]
+            b = self.browser
+            loaded = time.monotonic()
+            b.get(url)
+            playable = lambda _: b.find_elements(By.CSS_SELECTOR, ".pit.playable")
+            WebDriverWait(b, 10).until(playable)
+            print(f"first pit playable {time.monotonic() - loaded:.2f} s after the page was asked for",
+                  file=sys.stderr)
+            for pit in (3, 6, 1):  # 3 earns South an extra turn; 6 and 1 then pass the turn
+                self.assertFalse(b.find_elements(By.CSS_SELECTOR, ".pit .value"), "values arrived")
+                before = self.shown_position()
+                q = urllib.parse.urlencode({"position": before})
+                with urllib.request.urlopen(f"{url}api/v1/moves?{q}", timeout=10) as r:
+                    moves = json.loads(r.read())["moves"]
+                b.find_element(By.CSS_SELECTOR, f'.pit.playable[data-pit="{pit}"]').click()
+                target = next(m for m in moves if m["pit"] == pit)["absolute"]
+                WebDriverWait(b, 10).until(lambda _: self.shown_position() == target)
+                WebDriverWait(b, 10).until(playable)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            server.stdout.close()
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
-"""`kalah serve`'s HTTP API (ctest: serve_test): answers equal `kalah solve`/`query` in every
-variant, bad requests get 400, unknown paths 404, 50 concurrent clients all get correct answers,
-a search past its budget answers with bounds.
+"""`kalah serve`'s HTTP API (ctest: serve_test): answers (analyses and moves) equal `kalah
+solve`/`query` in every variant, bad requests get 400, unknown paths 404, 50 concurrent clients
+all get correct answers, a search past its budget answers with bounds.
 
 usage: python3 serve_test.py KALAH_EXECUTABLE
 """
 import concurrent.futures
 import json
+import random
 import os
 import subprocess
 import sys
@@ -96,6 +97,38 @@ class Serve(unittest.TestCase):
                                  (rules, pos))
                 in_database = pos != POSITIONS[-1]  # the last has 16 seeds, the top layer 12
                 self.assertEqual(answer["source"], "database" if in_database else "search")
+
+    def test_moves_equal_the_analysis_without_a_search(self):
+        # /api/v1/moves against solve on random positions of every variant (finished ones too):
+        # the same moves and positions they lead to, or the same final value.
+        rng = random.Random(25)
+        for rules in VARIANTS:
+            for i in range(7):
+                bins = [rng.randrange(4) if rng.random() < 0.7 else 0 for _ in range(8)]
+                pos = ",".join(map(str, bins[:4])) + "/" + ",".join(map(str, bins[4:])) + \
+                    f"/{rng.randrange(10)},{rng.randrange(10)}"
+                if i == 0:
+                    pos = "0,0,0,0/1,2,0,0/3,4"  # finished: the mover has no move
+                status, moves = self.get("api/v1/moves", position=pos, **rules)
+                self.assertEqual(status, 200, moves)
+                cli = json.loads(subprocess.run([EXE, "solve", "--no-db", "--json", *flags(rules),
+                                                 pos], check=True, capture_output=True,
+                                                text=True).stdout)
+                for key in ("position", "absolute", "pits", "rules", "to_move", "finished"):
+                    self.assertEqual(moves[key], cli[key], (rules, pos, key))
+                if cli["finished"]:
+                    self.assertEqual((moves["value"], moves["result"]),
+                                     (cli["value"], cli["result"]), (rules, pos))
+                    self.assertNotIn("moves", moves)
+                else:
+                    self.assertEqual([(m["pit"], m["position"], m["absolute"]) for m in moves["moves"]],
+                                     [(m["pit"], m["position"], m["absolute"]) for m in cli["moves"]],
+                                     (rules, pos))
+                    for m in moves["moves"]:  # an extra turn keeps the mover
+                        to_move = m["absolute"].rsplit(",", 1)[1]
+                        self.assertEqual(m["extra_turn"], to_move == cli["absolute"][-1], m)
+        status, bad = self.get("api/v1/moves", position="1,2/3")
+        self.assertEqual(status, 400, bad)
 
     def test_positions_above_the_database_are_searched(self):
         status, answer = self.get("api/v1/analyse", position="3,3,3,3/3,3,3,3", capture="empty")

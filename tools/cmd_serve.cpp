@@ -40,6 +40,10 @@ constexpr CommandHelp kHelp = {
     "      (ending at the database) within the budget, after which the answer holds the bounds\n"
     "      proven so far (\"interrupted\": true, \"source\": \"bounds\"). Exact answers are "
     "cached.\n"
+    "  GET /api/v1/moves?position=POS[&pits=M][&capture=..][&end=..][&remainder=..] answers at\n"
+    "      once, without searching: the legal moves and the position each leads to, or the\n"
+    "      final value of a finished game. The board plays moves with it and shows the values\n"
+    "      as /api/v1/analyse finds them.\n"
     "  Bad input: 400 with {\"error\": ...}; unknown paths: 404; methods but GET: 405.\n"
     "Database answers never wait for searches: at most --threads searches run at once, the\n"
     "others queue within their budget. A request must arrive whole within --timeout-ms, with\n"
@@ -55,18 +59,23 @@ std::string error_json(const std::string& message) {
   return answer_json("serve").add("error", message).str();
 }
 
-// The board at /, the analysis at /api/v1/analyse (database answers on the fast pool, searches
-// on theirs), JSON errors everywhere else.
+// The board at /, the moves at /api/v1/moves (at once), the analysis at /api/v1/analyse
+// (database answers on the fast pool, searches on theirs), JSON errors everywhere else.
 Routed route(const std::string& target, Analyst& analyst) {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
   if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
-  if (path != "/api/v1/analyse")
+  if (path != "/api/v1/analyse" && path != "/api/v1/moves")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
   try {
     const Analyst::Request request =
         analyst.prepare(query_parameters(q == std::string::npos ? "" : target.substr(q + 1)));
+    if (path == "/api/v1/moves")  // no search, no database: answered at once
+      return {Pool::kNone,
+              {200, "application/json",
+               moves_json("serve", request.rules, request.position).str()},
+              {}};
     return {analyst.needs_search(request) && !analyst.cached(request) ? Pool::kSearch : Pool::kFast,
             {},
             [&analyst, request] {
