@@ -36,7 +36,8 @@ Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
       own_table_(std::make_unique<TranspositionTable>(table_bytes)),
       table_(*own_table_),
       leaves_(leaves),
-      leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
+      leaf_seeds_(leaves ? leaves->max_seeds() : -1),
+      untabled_seeds_(leaves ? leaf_seeds_ + kUntabledSeeds : -1) {
   validate(rules);
 }
 
@@ -44,7 +45,8 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
     : rules_(rules),
       table_(table),
       leaves_(leaves),
-      leaf_seeds_(leaves ? leaves->max_seeds() : -1) {
+      leaf_seeds_(leaves ? leaves->max_seeds() : -1),
+      untabled_seeds_(leaves ? leaf_seeds_ + kUntabledSeeds : -1) {
   validate(rules);
 }
 
@@ -66,7 +68,7 @@ void Solver::generate(const Board& b, Children& children) const {
     if (is_terminal(rules_, c)) continue;
     if (seeds(c) <= leaf_seeds_)
       leaves_->prefetch(c);
-    else
+    else if (seeds(c) > untabled_seeds_)
       table_.prefetch(c);
   }
 }
@@ -105,7 +107,7 @@ int Solver::order(Children& children, int table_move, Node& node) {
     if (!open[i]) continue;
     const MoveResult& r = children.result[i];
     const int pit = children.pit[i];
-    if (TranspositionTable::Entry e; table_.find(r.board, e)) {
+    if (TranspositionTable::Entry e; seeds(r.board) > untabled_seeds_ && table_.find(r.board, e)) {
       const Bounds known = move_bounds(r, {e.lo, e.hi});
       if (known.lower >= node.beta) {
         node.record(known.lower, pit);
@@ -143,7 +145,8 @@ int Solver::search(const Board& b, int alpha, int beta) {
   // but inside the caller's is still exact, since the narrowing bounds were true bounds.
   const int alpha0 = alpha, beta0 = beta;
   int table_move = -1;
-  if (TranspositionTable::Entry e; table_.find(b, e)) {
+  const bool tabled = s > untabled_seeds_;  // just above the leaves: no table (solver.h)
+  if (TranspositionTable::Entry e; tabled && table_.find(b, e)) {
     if (e.lo >= beta || e.lo == e.hi) return e.lo;
     if (e.hi <= alpha) return e.hi;
     alpha = std::max<int>(alpha, e.lo);
@@ -160,7 +163,7 @@ int Solver::search(const Board& b, int alpha, int beta) {
     const Window w = child_window(r, node.alpha, node.beta);
     node.record(move_value(r, search(r.board, w.alpha, w.beta)), children.pit[children.order[i]]);
   };
-  if (!table_.shared()) {
+  if (!table_.shared() || !tabled) {
     for (int i = 0; i < count && !node.cut(); ++i) search_child(i);
   } else {
     // ABDADA: children another thread is searching are taken last, the first one too. Classic
@@ -176,7 +179,8 @@ int Solver::search(const Board& b, int alpha, int beta) {
     } leave{table_, b};
     int deferred[kMaxPits], later = 0;
     for (int i = 0; i < count && !node.cut(); ++i) {
-      if (table_.busy(children.result[children.order[i]].board))
+      const Board& child = children.result[children.order[i]].board;
+      if (seeds(child) > untabled_seeds_ && table_.busy(child))
         deferred[later++] = i;
       else
         search_child(i);
@@ -187,7 +191,7 @@ int Solver::search(const Board& b, int alpha, int beta) {
   const int best = node.best;
   const int lo = best >= beta0 ? best : best > alpha0 ? best : -s;
   const int hi = best <= alpha0 ? best : best < beta0 ? best : s;
-  lost_work_ += table_.store(b, lo, hi, node.best_pit, nodes_ - nodes_before);
+  if (tabled) lost_work_ += table_.store(b, lo, hi, node.best_pit, nodes_ - nodes_before);
   return best;
 }
 

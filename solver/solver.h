@@ -27,6 +27,8 @@ struct SearchInterrupted : std::runtime_error {
 class Solver {
  public:
   static constexpr size_t kDefaultTableBytes = size_t{64} << 20;
+  // How many seeds above a database's top layer the table starts (see untabled_seeds_).
+  static constexpr int kUntabledSeeds = 4;
 
   // Throws std::invalid_argument for rules out of range. `leaves` may be null (search alone).
   explicit Solver(const Rules& rules, size_t table_bytes = kDefaultTableBytes,
@@ -74,6 +76,10 @@ class Solver {
   TranspositionTable& table_;
   const LeafValues* leaves_;
   int leaf_seeds_;  // boards with at most this many seeds are looked up; -1 without leaves
+  // Boards with at most this many seeds (kUntabledSeeds above the leaves) bypass the table:
+  // their subtrees are a few probes, cheaper to search again than a table entry's cache miss
+  // (docs/design.md §7). -1 without leaves.
+  int untabled_seeds_;
   const std::atomic<bool>* stop_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
