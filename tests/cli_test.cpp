@@ -77,6 +77,13 @@ TEST(Cli, HelpTeaches) {
        {"--capture", "--end", "--remainder", "--pits", "--seeds", "--json", "examples"})
     EXPECT_NE(solve.out.find(s), std::string::npos) << s;
   EXPECT_EQ(kalah("help solve").out, solve.out);
+  // kalah alone: a one-line usage naming every command that help lists.
+  const Outcome bare = kalah("");
+  EXPECT_EQ(bare.status, 2);
+  for (const char* command : {"solve", "build", "query", "info", "verify", "bench", "serve"}) {
+    EXPECT_NE(top.out.find("  " + std::string(command) + " "), std::string::npos) << command;
+    EXPECT_NE(bare.out.find(" " + std::string(command)), std::string::npos) << command;
+  }
 }
 
 }  // namespace

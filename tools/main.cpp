@@ -64,8 +64,9 @@ const Command* find(const std::string& name) {
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {  // a short usage on stderr: the full help is asked for
-    std::cerr << "usage: kalah COMMAND [options]   (commands: solve build query info verify "
-                 "bench; 'kalah help' for more, 'kalah --version')\n";
+    std::cerr << "usage: kalah COMMAND [options]   (commands:";
+    for (const auto& c : kCommands) std::cerr << " " << c.name;
+    std::cerr << "; 'kalah help' for more, 'kalah --version')\n";
     return kalah::kExitUsage;
   }
   if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
