@@ -2,7 +2,8 @@
 from Debian (chromium, chromium-driver) driven by python3-selenium loads the page, checks every
 move's value against the API, clicks a pit, checks the new position and its values, loads the
 shared URL in a fresh page, undoes and redoes with the keyboard, and saves a screenshot; on a
-one-thread server, plays moves of the Kalah(6,4) start before any value has arrived.
+one-thread server, plays moves of the Kalah(6,4) start before any value has arrived; replays a
+game record (S:3-6 N:2) from the address and refuses one that cannot be played.
 
 usage: python3 browser_test.py KALAH_EXECUTABLE SCREENSHOT.png
 """
@@ -91,10 +92,13 @@ class Board(unittest.TestCase):
         WebDriverWait(b, 30).until(lambda _: self.shown_position() == after["absolute"])
         self.expect(after)
 
-        shared = b.current_url  # the position and the rules are in it
+        shared = b.current_url  # the rules, the start and the moves are in it, readable
+        self.assertNotIn("%2C", shared)
+        self.assertIn("moves=S:", shared)
         b.get("about:blank")
         b.get(shared)
         self.expect(after)
+        self.assertEqual(b.find_element(By.ID, "history").text.split(), [f"S:{best}"])
 
     def test_keyboard_plays_a_pit(self):
         b = self.browser
@@ -106,6 +110,23 @@ class Board(unittest.TestCase):
         target = next(m for m in start["moves"] if m["pit"] == pit)["absolute"]
         WebDriverWait(b, 30).until(lambda _: self.shown_position() == target)
         self.expect(self.api(target))
+
+    def test_a_game_record_in_the_address_is_replayed(self):
+        b = self.browser
+        # Kalah(6,4): South's 3 ends in the store (an extra turn), then 6; North's 2.
+        b.get(self.url + "?moves=S:3-6+N:2")
+        position = "4,4,4,4,4,4,0,4,4,4,4,4,4,0,S"
+        for pit in (3, 6, 2):
+            q = urllib.parse.urlencode({"position": position})
+            with urllib.request.urlopen(f"{self.url}api/v1/moves?{q}", timeout=10) as r:
+                position = next(m for m in json.loads(r.read())["moves"]
+                                if m["pit"] == pit)["absolute"]
+        WebDriverWait(b, 10).until(lambda _: self.shown_position() == position)
+        self.assertEqual(b.find_element(By.ID, "history").text.split(), ["S:3-6", "N:2"])
+        self.assertIn("moves=S:3-6+N:2", b.current_url)
+        b.get(self.url + "?moves=S:3-6+S:1")  # not South's turn after 3-6
+        WebDriverWait(b, 10).until(
+            lambda _: "cannot be played" in b.find_element(By.ID, "status").text)
 
     def test_moves_are_played_before_any_value_arrives(self):
         # A one-thread server and the default page, the start of Kalah(6,4): its values take a
