@@ -2,8 +2,8 @@
 #include "db/database.h"
 
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <atomic>
 #include <random>
@@ -46,8 +46,10 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
           for (int threads : {1, 2, 8}) {
             const ParallelValue pv = tbb::task_arena(threads).execute(
                 [&] { return value_parallel(rules, Position{b}, leaf_values, 1 << 16); });
-            ASSERT_EQ(pv.lower, expected) << where << " (value_parallel, " << threads << " threads)";
-            ASSERT_EQ(pv.upper, expected) << where << " (value_parallel, " << threads << " threads)";
+            ASSERT_EQ(pv.lower, expected)
+                << where << " (value_parallel, " << threads << " threads)";
+            ASSERT_EQ(pv.upper, expected)
+                << where << " (value_parallel, " << threads << " threads)";
           }
         if (s <= top) {
           ASSERT_EQ(db.probe(b), expected) << where;
@@ -73,8 +75,8 @@ TEST(DatabaseSearch, FullAnalysisEqualsASequentialSearchOfEveryMove) {
       const Ranker ranker(m, 2 * top + 2);
       for (int i = 0; i < 8; ++i) {
         const int s = top + 1 + static_cast<int>(rng() % (top + 2));  // above the database
-        Position p{ranker.unrank(s, std::uniform_int_distribution<uint64_t>(
-                                        0, ranker.layer_size(s) - 1)(rng))};
+        Position p{ranker.unrank(
+            s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng))};
         p.mover_store = static_cast<int>(rng() % 5);
         p.opponent_store = static_cast<int>(rng() % 5);
         const Analysis expected = analyse(plain, p);

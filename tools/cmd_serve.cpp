@@ -73,8 +73,7 @@ Routed route(const std::string& target, Analyst& analyst) {
         analyst.prepare(query_parameters(q == std::string::npos ? "" : target.substr(q + 1)));
     if (path == "/api/v1/moves")  // no search, no database: answered at once
       return {Pool::kNone,
-              {200, "application/json",
-               moves_json("serve", request.rules, request.position).str()},
+              {200, "application/json", moves_json("serve", request.rules, request.position).str()},
               {}};
     return {analyst.needs_search(request) && !analyst.cached(request) ? Pool::kSearch : Pool::kFast,
             {},
