@@ -56,6 +56,17 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
   return out.add("finished", false).add("moves", moves);
 }
 
+JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,
+                      uint64_t nodes, uint64_t probes, double seconds) {
+  return position_json(command, rules, p)
+      .add("value", value)
+      .add("result", result_word(value))
+      .add("value_only", true)
+      .add("nodes", nodes)
+      .add("probes", probes)
+      .add("seconds", seconds);
+}
+
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
                             int lower, int upper, uint64_t nodes, double seconds) {
   return position_json(command, rules, p)

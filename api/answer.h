@@ -42,6 +42,10 @@ JsonObject analysis_json(const std::string& command, const Report& r);
 // and result when it is finished, else moves (each pit with extra_turn and the position it
 // leads to, as the analysis gives them).
 JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p);
+// The value alone (solve --value-only): position_json plus value, result, value_only, nodes,
+// probes, seconds.
+JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,
+                      uint64_t nodes, uint64_t probes, double seconds);
 // A search stopped before its end (Ctrl-C, a budget): position_json plus interrupted, lower,
 // upper (the bounds proven on the final margin for the mover), source "bounds", nodes, seconds.
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,

@@ -62,8 +62,8 @@ class Board(unittest.TestCase):
                 for e in self.browser.find_elements(By.CSS_SELECTOR, ".pit.playable")}
 
     def shown_position(self):
-        return urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)[
-            "position"][0]
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)
+        return query.get("position", [None])[0]  # none while a game record is replayed
 
     def expect(self, answer):
         self.assertEqual(self.shown_values(), {m["pit"]: m["value"] for m in answer["moves"]})

@@ -130,6 +130,23 @@ class Serve(unittest.TestCase):
         status, bad = self.get("api/v1/moves", position="1,2/3")
         self.assertEqual(status, 400, bad)
 
+    def test_value_only(self):
+        # Above the database: the value alone, as solve --value-only gives it; in it: the whole
+        # analysis (a look-up gives every move's value at once).
+        above, inside = POSITIONS[-1], POSITIONS[0]
+        status, answer = self.get("api/v1/analyse", position=above, value_only=1)
+        self.assertEqual(status, 200, answer)
+        cli = json.loads(subprocess.run([EXE, "solve", "--no-db", "--pits", "4", "--json",
+                                         "--value-only", above], check=True, capture_output=True,
+                                        text=True).stdout)
+        self.assertEqual(without_timing(answer), without_timing(cli))
+        status, answer = self.get("api/v1/analyse", position=inside, value_only=1)
+        self.assertEqual(status, 200, answer)
+        self.assertIn("moves", answer)
+        self.assertEqual(answer["source"], "database")
+        status, bad = self.get("api/v1/analyse", position=inside, value_only=2)
+        self.assertEqual(status, 400, bad)
+
     def test_positions_above_the_database_are_searched(self):
         status, answer = self.get("api/v1/analyse", position="3,3,3,3/3,3,3,3", capture="empty")
         self.assertEqual(status, 200, answer)

@@ -34,7 +34,8 @@ int64_t number(const std::string& name, const std::string& text, int64_t lo, int
 
 // The absolute form: the answer names the side to move, which the relative form leaves out.
 std::string cache_key(const Analyst::Request& r) {
-  return describe(r.rules) + "|" + format_absolute(r.position, r.rules.pits);
+  return describe(r.rules) + "|" + format_absolute(r.position, r.rules.pits) +
+         (r.value_only ? "|value" : "");
 }
 
 // Sets `stop` at the deadline unless destroyed first.
@@ -95,7 +96,7 @@ const Database* Analyst::database(const Rules& rules) const {
 Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arrival) const {
   for (const auto& [name, value] : params)
     if (name != "position" && name != "pits" && name != "capture" && name != "end" &&
-        name != "remainder" && name != "budget_ms")
+        name != "remainder" && name != "budget_ms" && name != "value_only")
       throw std::invalid_argument("unknown parameter '" + printable_input(name, 40) + "'");
   const auto get = [&](const char* name, const char* fallback) {
     const auto it = params.find(name);
@@ -112,6 +113,7 @@ Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arriva
   r.rules.remainder = parse_remainder(get("remainder", "owner"));
   validate(r.rules);
   r.position = parsed.position;
+  r.value_only = number("value_only", get("value_only", "0"), 0, 1) == 1;
   r.arrival = arrival;
   r.deadline = arrival + (params.count("budget_ms")
                               ? std::chrono::milliseconds(number("budget_ms", get("budget_ms", ""),
@@ -199,6 +201,21 @@ std::string Analyst::compute(const Request& r, bool& exact) {
       a.running_.erase(stop);
     }
   } unlist{*this, &stop};
+  if (r.value_only) {
+    const CopyWatch copies(db);
+    ParallelValue v;
+    {
+      const Watchdog watchdog(r.deadline, stop);
+      v = value_parallel(rules, p, db, options_.table_bytes, &stop);
+    }
+    copies.check();
+    exact = !v.interrupted;
+    const double seconds = seconds_since(r.arrival);
+    return (v.interrupted
+                ? interrupted_json("serve", rules, p, v.lower, v.upper, v.nodes, seconds)
+                : value_json("serve", rules, p, v.lower, v.nodes, v.probes, seconds))
+        .str();
+  }
   Outcome out;
   {
     const Watchdog watchdog(r.deadline, stop);

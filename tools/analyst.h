@@ -42,10 +42,11 @@ class Analyst {
   struct Request {
     Rules rules;
     Position position;
+    bool value_only = false;  // the position's value alone, when it takes a search
     Clock::time_point arrival, deadline;
   };
   // The query parameters of /api/v1/analyse (position, pits, capture, end, remainder,
-  // budget_ms), checked; throws std::invalid_argument (with the command line's message).
+  // budget_ms, value_only), checked; throws std::invalid_argument (with the command line's message).
   Request prepare(const Params& params, Clock::time_point arrival = Clock::now()) const;
   // Whether the answer needs a search (the position is in no open database); cheap.
   bool needs_search(const Request& r) const;

@@ -188,13 +188,8 @@ int solve_value(const Job& job) {
   copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
   if (job.json) {
-    std::cout << position_json("solve", job.rules, job.position)
-                     .add("value", pv.lower)
-                     .add("result", result_word(pv.lower))
-                     .add("value_only", true)
-                     .add("nodes", pv.nodes)
-                     .add("probes", pv.probes)
-                     .add("seconds", job.elapsed())
+    std::cout << value_json("solve", job.rules, job.position, pv.lower, pv.nodes, pv.probes,
+                            job.elapsed())
                      .str()
               << std::endl;
   } else {
