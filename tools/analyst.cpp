@@ -211,9 +211,8 @@ std::string Analyst::compute(const Request& r, bool& exact) {
     copies.check();
     exact = !v.interrupted;
     const double seconds = seconds_since(r.arrival);
-    return (v.interrupted
-                ? interrupted_json("serve", rules, p, v.lower, v.upper, v.nodes, seconds)
-                : value_json("serve", rules, p, v.lower, v.nodes, v.probes, seconds))
+    return (v.interrupted ? interrupted_json("serve", rules, p, v.lower, v.upper, v.nodes, seconds)
+                          : value_json("serve", rules, p, v.lower, v.nodes, v.probes, seconds))
         .str();
   }
   Outcome out;
