@@ -3,7 +3,8 @@ from Debian (chromium, chromium-driver) driven by python3-selenium loads the pag
 move's value against the API, clicks a pit, checks the new position and its values, loads the
 shared URL in a fresh page, undoes and redoes with the keyboard, and saves a screenshot; on a
 one-thread server, plays moves of the Kalah(6,4) start before any value has arrived; replays a
-game record (S:3-6 N:2) from the address and refuses one that cannot be played.
+game record (S:3-6 N:2) from the address and refuses one that cannot be played; lets the
+computer answer a move with a best one.
 
 usage: python3 browser_test.py KALAH_EXECUTABLE SCREENSHOT.png
 """
@@ -21,7 +22,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 EXE, SCREENSHOT = sys.argv.pop(1), sys.argv.pop(1)
 START = "3,0,2,1,0,2/1,2,0,1,2,0/16,18"  # a Kalah(6,4) endgame: 14 seeds on the pits
@@ -127,6 +128,18 @@ class Board(unittest.TestCase):
         b.get(self.url + "?moves=S:3-6+S:1")  # not South's turn after 3-6
         WebDriverWait(b, 10).until(
             lambda _: "cannot be played" in b.find_element(By.ID, "status").text)
+
+    def test_the_computer_answers_with_a_best_move(self):
+        b = self.browser
+        b.get(self.url + "?" + urllib.parse.urlencode({"position": START}))
+        start = self.api(START)
+        self.expect(start)
+        Select(b.find_element(By.ID, "computer")).select_by_visible_text("North")
+        mine = next(m for m in start["moves"] if m["absolute"].endswith(",N"))  # passes the turn
+        b.find_element(By.CSS_SELECTOR, f'.pit.playable[data-pit="{mine["pit"]}"]').click()
+        best = self.api(mine["absolute"])["best_line"][0]  # North's best turn, extra moves too
+        history = lambda: b.find_element(By.ID, "history").text.split()
+        WebDriverWait(b, 30).until(lambda _: len(history()) == 2 and history()[1] == "N:" + best)
 
     def test_moves_are_played_before_any_value_arrives(self):
         # A one-thread server and the default page, the start of Kalah(6,4): its values take a
