@@ -257,30 +257,39 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   if (out.interrupted) return out;
 
   // Each move's turn and a best line, read from the table by one solver (little is left to
-  // search).
+  // search). A shared table that asks to grow stops it as it stops every search: it grows, and
+  // the reports start again.
   Solver solver(rules, root.table, leaves);
   solver.set_stop_flag(stop);
   Analysis& a = out.analysis;
   a.board_value = proven.lower;
   a.value = out.lower;
-  try {
-    const RootMove* best = nullptr;
-    for (const RootMove& t : root.moves) {
-      const MoveResult& r = t.result;
-      const int child = r.extra_turn ? t.bounds.lower - r.gain : r.gain - t.bounds.lower;
-      a.moves.push_back(
-          report_move(rules, p, t.pit, child, values_of(solver), move_tests_of(solver)));
-      if (!best && t.bounds.lower == proven.lower) best = &t;
+  for (;;) {
+    try {
+      a.moves.clear();
+      const RootMove* best = nullptr;
+      for (const RootMove& t : root.moves) {
+        const MoveResult& r = t.result;
+        const int child = r.extra_turn ? t.bounds.lower - r.gain : r.gain - t.bounds.lower;
+        a.moves.push_back(
+            report_move(rules, p, t.pit, child, values_of(solver), move_tests_of(solver)));
+        if (!best && t.bounds.lower == proven.lower) best = &t;
+      }
+      // The best line: the first best move's whole turn, then best play.
+      const std::vector<int>& turn = a.moves[best - root.moves.data()].turn;
+      Position q = p;
+      for (int pit : turn) q = apply(rules, q, pit);
+      a.best_line = {turn};
+      for (auto& line_turn : best_line(rules, q, values_of(solver), move_tests_of(solver)))
+        a.best_line.push_back(line_turn);
+      break;
+    } catch (const SearchInterrupted&) {
+      if (!root.table.growth_wanted() || (stop && stop->load())) {
+        out.interrupted = true;
+        break;
+      }
+      grow(root.table);
     }
-    // The best line: the first best move's whole turn, then best play.
-    const std::vector<int>& turn = a.moves[best - root.moves.data()].turn;
-    Position q = p;
-    for (int pit : turn) q = apply(rules, q, pit);
-    a.best_line = {turn};
-    for (auto& line_turn : best_line(rules, q, values_of(solver), move_tests_of(solver)))
-      a.best_line.push_back(line_turn);
-  } catch (const SearchInterrupted&) {
-    out.interrupted = true;
   }
   out.nodes += solver.nodes();
   out.probes += solver.probes();
