@@ -1,5 +1,5 @@
-// parallel_search.cpp: the root moves in parallel: a full analysis with a Solver and a table per
-// move; the value with Solvers over one shared table (ABDADA).
+// parallel_search.cpp: the root moves in parallel over one shared table (ABDADA): the value, and
+// the full analysis, which goes on to each other move's exact value.
 #include "solver/parallel_search.h"
 
 #include <tbb/blocked_range.h>
@@ -148,13 +148,15 @@ Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int be
 // The root moves, a shared table and a solver per move and thread over it: the state of a
 // value search, and of a full analysis, which goes on from it.
 struct RootSearch {
+  int seeds;  // on the root board
   std::vector<RootMove> moves;
   int threads;
   TranspositionTable table;
 
   RootSearch(const Rules& rules, const Board& b, const LeafValues* leaves, size_t table_bytes,
              const std::atomic<bool>* stop)
-      : moves(root_moves(rules, b)),
+      : seeds(kalah::seeds(b)),
+        moves(root_moves(rules, b)),
         threads(thread_limit()),
         // As much memory as a table per move would have; on one thread a private one (no locks,
         // no ABDADA marks, and it grows as it fills).
@@ -167,11 +169,14 @@ struct RootSearch {
       }
   }
 
-  // MTD(f) at the root: narrows `bounds` on the board's V to its value. `after_test` as mtdf's.
+  // MTD(f) at the root: the bounds proven on the board's V, its value unless `after_test` (as
+  // mtdf's) stopped it.
   template <class AfterTest>
-  void value(Bounds& bounds, AfterTest&& after_test) {
+  Bounds value(AfterTest&& after_test) {
+    Bounds bounds{-seeds, seeds};
     mtdf(
         bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads); }, after_test);
+    return bounds;
   }
 
   // MTD(f) on one move's value, every thread on it, from the bounds the value search left.
@@ -201,9 +206,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     return out;
   }
   RootSearch root(rules, p.board, leaves, table_bytes, stop);
-  const int s = seeds(p.board);
-  Bounds bounds{-s, s};
-  root.value(bounds, [&](const Bounds& so_far) {
+  const Bounds bounds = root.value([&](const Bounds& so_far) {
     if (stop && stop->load()) {
       out.interrupted = true;
       return false;
@@ -239,9 +242,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   const auto go_on = [&](const Bounds&) { return !(stop && stop->load()); };
   // The value first: it settles the best move and bounds every other; then each other move's
   // exact value, every thread on it, over the same table.
-  const int s = seeds(p.board);
-  Bounds bounds{-s, s};
-  root.value(bounds, go_on);
+  root.value(go_on);
   const int total = static_cast<int>(root.moves.size());
   int valued = 0;
   for (RootMove& t : root.moves) {
