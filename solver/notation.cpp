@@ -196,7 +196,7 @@ std::string format_absolute(const Position& p, int m) {
          (south ? "S" : "N");
 }
 
-std::vector<int> parse_turn(const std::string& text, int m) {
+std::vector<int> parse_turn(const std::string& text, int m, const std::string& context) {
   const std::string t = trim(text);
   std::vector<int> pits;
   for (const auto& f : split(t, "-")) {
@@ -206,9 +206,9 @@ std::vector<int> parse_turn(const std::string& text, int m) {
     for (char c : g) ok = ok && std::isdigit(static_cast<unsigned char>(c));
     if (ok) v = std::stoi(g);
     if (!ok || v < 1 || v > m)
-      throw std::invalid_argument("move '" + printable_input(text) + "': '" +
-                                  printable_input(g, 20) + "' is not a pit number 1.." +
-                                  std::to_string(m));
+      throw std::invalid_argument(
+          (context.empty() ? "move '" + printable_input(text) + "'" : context) + ": '" +
+          printable_input(g, 20) + "' is not a pit number 1.." + std::to_string(m));
     pits.push_back(v - 1);
   }
   return pits;

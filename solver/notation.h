@@ -37,7 +37,8 @@ std::string format_relative(const Position& p, int m);  // "4,4,4/4,4,4/0,0"
 std::string format_absolute(const Position& p, int m);  // "4,4,4,0,4,4,4,0,S"
 
 // A turn: 0-based pits, each but the last earning an extra turn. Text is 1-based, dash-separated.
-std::vector<int> parse_turn(const std::string& text, int m);
+// An error names `context`, by default "move '<text>'".
+std::vector<int> parse_turn(const std::string& text, int m, const std::string& context = "");
 std::string format_turn(const std::vector<int>& pits);
 
 // A small board drawing (several lines, newline-terminated): the opponent's row on top with their

@@ -54,6 +54,24 @@ TEST(Cli, PositionsInBothFormsAgree) {
   EXPECT_EQ(value(rel.out), value(abs.out));
 }
 
+TEST(Cli, MovesPlayAGameRecordFirst) {
+  // Kalah(4,3)'s best line begins S:2-3 N:2; the record's end is solve's position.
+  const Outcome after = kalah("solve --pits 4 --seeds 3 --no-db --json --moves 'S:2-3 N:2'");
+  const Outcome same = kalah("solve 4,0,0,5/4,0,4,4/2,1 --no-db --json");
+  ASSERT_EQ(after.status, 0) << after.out;
+  ASSERT_EQ(same.status, 0) << same.out;
+  const auto answer = [](const std::string& out) { return out.substr(0, out.find("\"nodes\"")); };
+  EXPECT_EQ(answer(after.out), answer(same.out));
+  const Outcome query = kalah("query --db /nonexistent --moves 'S:3' 1,2/3,4");
+  EXPECT_EQ(query.status, 2);
+  EXPECT_NE(query.out.find("turn 1 (S:3), pit 3: '3' is not a pit number 1..2"), std::string::npos)
+      << query.out;
+  const Outcome late = kalah("solve --pits 4 --seeds 3 --no-db --moves 'S:2 N:1'");
+  EXPECT_EQ(late.status, 2);
+  EXPECT_EQ(late.out,
+            "kalah solve: game record, turn 2 (N:1), pit 1: South is to move, not North\n");
+}
+
 TEST(Cli, BadInputExitsTwoWithOneLine) {
   for (const char* args :
        {"solve 1,2,3/1,2", "solve 1,x/1,2", "solve --pits 4 1,2/3,4", "solve --seeds 4 1,2/3,4",

@@ -5,6 +5,7 @@
 
 #include "api/analyse.h"
 #include "db/database.h"
+#include "solver/game_record.h"
 #include "solver/notation.h"
 #include "solver/threads.h"
 #include "tools/cli.h"
@@ -18,6 +19,7 @@ struct QueryOptions {
   int pits = 0;  // 0: from each position
   RuleFlags rule_flags;
   std::vector<std::string> positions;
+  std::string moves;  // a game record played from each position first
   bool json = false;
   bool search = false;
   bool keep_going = false;
@@ -36,7 +38,8 @@ constexpr CommandHelp kHelp = {
     "is refused unless --search is given, which solves it by search instead.",
     "  kalah query --db db 0,3,1,2,0,0/0,1,2,0,0,4/20,17\n"
     "  kalah query --db db --capture empty --json < positions.txt\n"
-    "  kalah query --db db --search 4,4,4,4,4,4/4,4,4,4,4,4\n"};
+    "  kalah query --db db --search 4,4,4,4,4,4/4,4,4,4,4,4\n"
+    "  kalah query --db db --search --moves 'S:3-6 N:2' 4,4,4,4,4,4/4,4,4,4,4,4\n"};
 
 class Querier {
  public:
@@ -46,8 +49,8 @@ class Querier {
   void answer(const std::string& text) {
     const ParsedPosition parsed = parse_position(text, o_.pits);
     const Rules rules = make_rules(parsed.pits, o_.rule_flags);
+    const Position p = replay(rules, parsed.position, parse_record(o_.moves, parsed.pits));
     const Database& db = database(rules);
-    const Position& p = parsed.position;
     const int s = seeds(p.board);
 
     if (s > db.max_seeds() && !o_.search)
@@ -59,7 +62,8 @@ class Querier {
     if (o_.json) {
       std::cout << analysis_json("query", report).str() << "\n";
     } else {
-      print_heading(std::cout, "position", rules, p);
+      print_heading(std::cout, o_.moves.empty() ? "position" : "position after " + o_.moves, rules,
+                    p);
       print_text(std::cout, report);
     }
     std::cout.flush();
@@ -93,6 +97,8 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
   desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
                      "require positions with M pits per row")(
       "position", po::value(&o.positions)->value_name("POS"), "a position (repeatable)")(
+      "moves", po::value(&o.moves)->value_name("RECORD"),
+      "play a game record from each position first, e.g. 'S:3-6 N:2-1'")(
       "json", po::bool_switch(&o.json), "one JSON object per position, one per line")(
       "search", po::bool_switch(&o.search),
       "solve positions above the database's top layer by search")(

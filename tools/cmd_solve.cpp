@@ -10,6 +10,7 @@
 
 #include "api/analyse.h"
 #include "db/database.h"
+#include "solver/game_record.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
@@ -25,6 +26,7 @@ struct SolveOptions {
   int pits = 0;    // 0: not given
   int seeds = -1;  // -1: not given
   std::string position;
+  std::string moves;  // a game record played from the position first
   RuleFlags rule_flags;
   bool json = false;
   int64_t table_mb = 0;  // 0: 32 MiB for a full analysis with a database, else 256 MiB
@@ -56,7 +58,8 @@ constexpr CommandHelp kHelp = {
     "  kalah solve --seeds 4 --capture empty --db db      Kalah(6,4) with a database: +10\n"
     "  kalah solve --pits 4 --seeds 3 --pie               under the pie rule\n"
     "  kalah solve --seeds 5 --capture empty --db db --value-only\n"
-    "                                                     Kalah(6,5): the value alone, +12\n"};
+    "                                                     Kalah(6,5): the value alone, +12\n"
+    "  kalah solve --pits 4 --seeds 3 --moves 'S:2-3 N:2'  after a game's first turns\n"};
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_interrupt(int) {
@@ -97,6 +100,11 @@ void resolve_position(const SolveOptions& o, Job& job) {
     job.title = "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) + ") start position";
   }
   job.rules = make_rules(m, o.rule_flags);
+  if (!o.moves.empty()) {
+    const std::vector<Turn> turns = parse_record(o.moves, m);
+    job.position = replay(job.rules, job.position, turns);
+    job.title += " after " + format_record(turns);
+  }
 }
 
 // Ctrl-C: the bounds proven so far (exit status 130).
@@ -257,6 +265,8 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")(
       "position", po::value(&o.position)->value_name("POS"),
       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
+      "moves", po::value(&o.moves)->value_name("RECORD"),
+      "play a game record first, e.g. 'S:3-6 N:2-1' (turns of pits; what 'kalah play' prints)")(
       "json", po::bool_switch(&o.json), "print one JSON object on one line")(
       "pie", po::bool_switch(&o.pie),
       "pie rule: after the mover's first turn the opponent may swap sides; prints every "
