@@ -64,7 +64,7 @@ TEST(Cli, MovesPlayAGameRecordFirst) {
   EXPECT_EQ(answer(after.out), answer(same.out));
   const Outcome query = kalah("query --db /nonexistent --moves 'S:3' 1,2/3,4");
   EXPECT_EQ(query.status, 2);
-  EXPECT_NE(query.out.find("turn 1 (S:3), pit 3: '3' is not a pit number 1..2"), std::string::npos)
+  EXPECT_NE(query.out.find("game record, turn 1 (S:3): '3' is not a pit number 1..2"), std::string::npos)
       << query.out;
   const Outcome late = kalah("solve --pits 4 --seeds 3 --no-db --moves 'S:2 N:1'");
   EXPECT_EQ(late.status, 2);
