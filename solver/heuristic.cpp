@@ -1,0 +1,75 @@
+// heuristic.cpp: iterative deepening alpha-beta over the stores' gains.
+#include "solver/heuristic.h"
+
+#include <algorithm>
+
+#include "solver/value.h"
+
+namespace kalah {
+namespace {
+
+struct Stopped {};
+
+class Deepening {
+ public:
+  Deepening(const Rules& rules, const std::atomic<bool>* stop) : rules_(rules), stop_(stop) {}
+
+  // Fail-soft negamax to `depth` plies; `first` is tried first at this node (the root's).
+  int search(const Board& b, int depth, int alpha, int beta, int first = -1, int* best = nullptr) {
+    if ((++nodes_ & 4095) == 0 && stopping_ && stop_ && stop_->load()) throw Stopped{};
+    if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+    if (depth == 0) {
+      cut_ = true;
+      return 0;
+    }
+    int result = -kInfinity;
+    for (int k = -1; k < rules_.pits; ++k) {
+      const int pit = k < 0 ? first : k;
+      if (pit < 0 || (k >= 0 && pit == first) || b.pits[pit] == 0) continue;
+      const MoveResult r = play(rules_, b, pit);
+      const Window w = child_window(r, std::max(alpha, result), beta);
+      const int v = move_value(r, search(r.board, depth - 1, w.alpha, w.beta));
+      if (v > result) {
+        result = v;
+        if (best) *best = pit;
+        if (v >= beta) break;
+      }
+    }
+    return result;
+  }
+
+  HeuristicMove run(const Board& b, int max_depth) {
+    HeuristicMove out;
+    try {
+      for (int depth = 1; depth <= max_depth; ++depth) {
+        cut_ = false;
+        int pit = out.pit;
+        const int v = search(b, depth, -kInfinity, kInfinity, out.pit, &pit);
+        out = {pit, depth, v, !cut_, nodes_};
+        stopping_ = true;  // the first iteration always finishes
+        if (out.exact) break;
+      }
+    } catch (const Stopped&) {
+    }
+    out.nodes = nodes_;
+    return out;
+  }
+
+ private:
+  static constexpr int kInfinity = 1 << 20;
+  const Rules& rules_;
+  const std::atomic<bool>* stop_;
+  uint64_t nodes_ = 0;
+  bool cut_ = false;       // the iteration met its ply limit somewhere
+  bool stopping_ = false;  // checks `stop`
+};
+
+}  // namespace
+
+HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
+                             int max_depth) {
+  if (is_terminal(rules, b)) return {-1, 0, terminal_value(rules, b), true, 0};
+  return Deepening(rules, stop).run(b, max_depth);
+}
+
+}  // namespace kalah
