@@ -224,6 +224,12 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
   out.table_bytes = root.table.bytes_in_use();
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
+  if (bounds.exact())
+    for (const RootMove& t : root.moves)
+      if (t.bounds.lower == bounds.lower) {
+        out.best_pit = t.pit;
+        break;
+      }
   return out;
 }
 

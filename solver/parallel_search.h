@@ -46,6 +46,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
 
 struct ParallelValue {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
+  int best_pit = -1;         // when done: a move worth the value (0-based; -1 if the game is over)
   uint64_t nodes = 0, probes = 0;
   size_t table_bytes = 0;  // what the shared table had grown to (from 1 MiB) at the end
   bool interrupted = false;

@@ -50,6 +50,14 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
                 << where << " (value_parallel, " << threads << " threads)";
             ASSERT_EQ(pv.upper, expected)
                 << where << " (value_parallel, " << threads << " threads)";
+            // The move it names is worth the value.
+            if (is_terminal(rules, b)) {
+              ASSERT_EQ(pv.best_pit, -1) << where;
+            } else {
+              ASSERT_GE(pv.best_pit, 0) << where;
+              const MoveResult r = play(rules, b, pv.best_pit);
+              ASSERT_EQ(move_value(r, plain.value(r.board)), expected) << where << " best move";
+            }
           }
         if (s <= top) {
           ASSERT_EQ(db.probe(b), expected) << where;

@@ -10,28 +10,22 @@
 
 #include "api/analyse.h"
 #include "db/database.h"
-#include "solver/game_record.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
 #include "solver/threads.h"
 #include "solver/units.h"
 #include "tools/cli.h"
+#include "tools/game_options.h"
 #include "tools/report.h"
 
 namespace kalah {
 namespace {
 
 struct SolveOptions {
-  int pits = 0;    // 0: not given
-  int seeds = -1;  // -1: not given
-  std::string position;
-  std::string moves;  // a game record played from the position first
-  RuleFlags rule_flags;
+  GameOptions game;
   bool json = false;
   int64_t table_mb = 0;  // 0: 32 MiB for a full analysis with a database, else 256 MiB
-  std::string db;
-  bool no_db = false;
   int threads = 0;
   bool pie = false;
   bool value_only = false;
@@ -78,34 +72,6 @@ struct Job {
 
   double elapsed() const { return seconds_since(start); }
 };
-
-// The position (given, or the start of Kalah(M,N)) and its rules.
-void resolve_position(const SolveOptions& o, Job& job) {
-  int m = o.pits ? o.pits : 6;
-  if (!o.position.empty()) {
-    if (o.seeds >= 0)
-      throw UsageError("give either --seeds (a start position) or a position, not both");
-    const ParsedPosition parsed = parse_position(o.position, o.pits);
-    m = parsed.pits;
-    job.position = parsed.position;
-    job.title = "position";
-  } else {
-    if (o.seeds < 0)
-      throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
-    try {
-      job.position = start_position(m, o.seeds);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--") + e.what());
-    }
-    job.title = "Kalah(" + std::to_string(m) + "," + std::to_string(o.seeds) + ") start position";
-  }
-  job.rules = make_rules(m, o.rule_flags);
-  if (!o.moves.empty()) {
-    const std::vector<Turn> turns = parse_record(o.moves, m);
-    job.position = replay(job.rules, job.position, turns);
-    job.title += " after " + format_record(turns);
-  }
-}
 
 // Ctrl-C: the bounds proven so far (exit status 130).
 int interrupted(const Job& job, int lo, int hi, uint64_t nodes) {
@@ -225,19 +191,7 @@ int solve_full(const Job& job) {
 }
 
 int solve_job(const SolveOptions& o, Job& job) {
-  // A search probes all over the database: a cache that holds all of it decodes each block once
-  // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
-  if (!o.db.empty()) {
-    job.db = std::make_unique<Database>(o.db, job.rules, Database::search_cache_bytes());
-  } else if (!o.no_db && !default_database_dir().empty()) {
-    try {  // the default directory, if it holds these rules
-      job.db = std::make_unique<Database>(default_database_dir(), job.rules,
-                                          Database::search_cache_bytes());
-    } catch (const std::invalid_argument&) {
-    } catch (const DatabaseError& e) {  // not given, so not fatal: the search goes on alone
-      std::cerr << "note: not using the default database: " << e.what() << "\n";
-    }
-  }
+  job.db = search_database(o.game, job.rules);
   // Per root move (solver/parallel_search.h says why these defaults).
   job.table_bytes = o.table_mb                ? static_cast<size_t>(o.table_mb) << 20
                     : job.db && !o.value_only ? kAnalysisTableBytes
@@ -246,7 +200,7 @@ int solve_job(const SolveOptions& o, Job& job) {
   if (!o.json) {
     print_heading(std::cout, job.title + (o.pie ? ", pie rule" : ""), job.rules, job.position);
     if (job.db)
-      std::cout << "database: " << (o.db.empty() ? default_database_dir() : o.db) << ", layers 1.."
+      std::cout << "database: " << search_database_dir(o.game) << ", layers 1.."
                 << job.db->max_seeds() << "\n";
     std::cout.flush();
   }
@@ -260,41 +214,30 @@ int solve_job(const SolveOptions& o, Job& job) {
 int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   SolveOptions o;
   po::options_description desc("options");
-  desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
-                     "pits per row, 1..8 (default 6; must agree with a given position)")(
-      "seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")(
-      "position", po::value(&o.position)->value_name("POS"),
-      "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
-      "moves", po::value(&o.moves)->value_name("RECORD"),
-      "play a game record first, e.g. 'S:3-6 N:2-1' (turns of pits; what 'kalah play' prints)")(
-      "json", po::bool_switch(&o.json), "print one JSON object on one line")(
+  add_game_options(desc, o.game);
+  desc.add_options()("json", po::bool_switch(&o.json), "print one JSON object on one line")(
       "pie", po::bool_switch(&o.pie),
       "pie rule: after the mover's first turn the opponent may swap sides; prints every "
       "opening and the best one")(
       "value-only", po::bool_switch(&o.value_only),
       "only the position's value: no move values or line, far less work in big games")(
-      "db", po::value(&o.db)->value_name("DIR"),
-      ("endgame database (kalah build) whose values end the search early; without --db, the "
-       "default directory (" +
-       default_database_dir() + ") is used when it holds layers of the rules")
-          .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "
       "--value-only)");
   add_threads_option(desc, o.threads);
-  add_rule_options(desc, o.rule_flags);
   po::positional_options_description positional;
   positional.add("position", 1);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("tt-mb")) check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
-  if (o.no_db && vm.count("db")) throw UsageError("give --db or --no-db, not both");
   const ThreadLimit limit(o.threads);
-  if (vm.count("pits")) make_rules(o.pits, o.rule_flags);  // refuses pits out of range
   Job job;
   job.json = o.json;
-  resolve_position(o, job);
+  const Game game = resolve_game(o.game);
+  job.rules = game.rules;
+  job.position = game.position;
+  job.title = game.title;
   if (check_only) return kExitOk;
   // From here on Ctrl-C stops the work and prints what is proven, also while the database opens
   // (writing its decoded copies): the search then stops at once.
