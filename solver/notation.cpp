@@ -224,6 +224,17 @@ std::string format_turn(const std::vector<int>& pits) {
 }
 
 std::string draw(const Position& p, int m) {
+  return draw(p, m, p.mover, side_name(other(p.mover)),
+              std::string(side_name(p.mover)) + " to move");
+}
+
+std::string draw(const Position& position, int m, Side below, const std::string& top_label,
+                 const std::string& bottom_label) {
+  Position p = position;  // seen from `below`
+  if (below != p.mover) {
+    std::rotate(p.board.pits.begin(), p.board.pits.begin() + m, p.board.pits.begin() + 2 * m);
+    std::swap(p.mover_store, p.opponent_store);
+  }
   auto cells = [](std::string line, int v) {
     const std::string s = std::to_string(v);
     return line + std::string(4 - std::min<size_t>(s.size(), 3), ' ') + s;
@@ -238,8 +249,8 @@ std::string draw(const Position& p, int m) {
   }
   const std::string middle =
       cells(cells("", p.opponent_store) + std::string(4 * m, ' '), p.mover_store);
-  return numbers_top + "     " + side_name(other(p.mover)) + "\n" + top + "\n" + middle + "\n" +
-         bottom + "\n" + numbers_bottom + "     " + side_name(p.mover) + " to move\n";
+  return numbers_top + "     " + top_label + "\n" + top + "\n" + middle + "\n" + bottom + "\n" +
+         numbers_bottom + "     " + bottom_label + "\n";
 }
 
 Position start_position(int m, int seeds) {

@@ -44,6 +44,10 @@ std::string format_turn(const std::vector<int>& pits);
 // A small board drawing (several lines, newline-terminated): the opponent's row on top with their
 // store on the left, the mover's row below with their store on the right, pits numbered.
 std::string draw(const Position& p, int m);
+// The same seen from `below`'s side (their row at the bottom, their store on the right), the rows
+// labelled by the caller.
+std::string draw(const Position& p, int m, Side below, const std::string& top_label,
+                 const std::string& bottom_label);
 
 // Input as it may be echoed in a one-line message: control characters and bytes that are not
 // well-formed UTF-8 escaped (\n, \xNN), cut once about `max_chars` bytes are shown (never

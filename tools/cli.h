@@ -75,5 +75,6 @@ int cmd_info(const std::vector<std::string>& args, bool check_only = false);
 int cmd_verify(const std::vector<std::string>& args, bool check_only = false);
 int cmd_bench(const std::vector<std::string>& args, bool check_only = false);
 int cmd_serve(const std::vector<std::string>& args, bool check_only = false);
+int cmd_play(const std::vector<std::string>& args, bool check_only = false);
 
 }  // namespace kalah

@@ -31,6 +31,8 @@ const Command kCommands[] = {
      kalah::cmd_verify},
     {"bench", "fixed workloads printing build, probe and search throughput and signatures",
      kalah::cmd_bench},
+    {"play", "a game against kalah in the terminal: perfect where proven, hints, undo, the record",
+     kalah::cmd_play},
     {"serve", "an analysis board in the browser and an HTTP API over the databases and search",
      kalah::cmd_serve},
 };

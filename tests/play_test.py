@@ -1,0 +1,154 @@
+"""`kalah play` in a terminal (ctest: play_test): under tmux, scripted keys play whole games of
+Kalah(4,3) against kalah, choosing among the legal pits the prompt lists; kalah, who holds the
+won side, never ends with less than the start's value (+6, as `kalah solve` says); hint and undo
+work; bad keys get a line and the prompt again; the record it prints replays to the end.
+
+usage: python3 play_test.py KALAH_EXECUTABLE
+"""
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+import unittest
+
+EXE = sys.argv.pop(1)
+SOCKET = f"kalah-play-test-{random.getrandbits(32):08x}"  # a tmux server of our own
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET, *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+class Terminal:
+    """One `kalah play` in a detached tmux window, read as the user sees it."""
+
+    def __init__(self, args):
+        command = " ".join([EXE, "play", *args])
+        tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", "play",
+             f"KALAH_DB=/nonexistent {command}; echo '[exited '$?']'; sleep 600")
+        tmux("set-option", "-t", "play", "history-limit", "20000")
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-J", "-t", "play", "-S", "-20000")
+
+    def wait_for(self, pattern, after=0, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            text = self.screen()
+            found = list(re.finditer(pattern, text))
+            if len(found) > after:
+                return found[-1], text
+            time.sleep(0.05)
+        raise AssertionError(f"no {pattern!r} within {timeout} s; the screen:\n{self.screen()}")
+
+    def keys(self, text):
+        tmux("send-keys", "-t", "play", "-l", text)
+        tmux("send-keys", "-t", "play", "Enter")
+
+    def close(self):
+        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
+
+
+PROMPT = r"your move, (South|North): pit([ 0-9]*); h hint, u undo, q quit > "
+
+
+class Play(unittest.TestCase):
+    def setUp(self):
+        self.term = None
+
+    def tearDown(self):
+        if self.term:
+            self.term.close()
+
+    def play_out(self, term, rng, first_keys=()):
+        """Answers each new prompt with a random legal pit until the game ends."""
+        prompts = 0
+        pending = list(first_keys)
+        while True:
+            match, text = term.wait_for(PROMPT + r"|\[exited \d+\]", after=0)
+            count = len(re.findall(PROMPT, text))
+            if "[exited" in match.group(0):
+                return text
+            if count <= prompts:
+                time.sleep(0.05)
+                continue
+            prompts = count
+            if pending:
+                term.keys(pending.pop(0))
+                continue
+            legal = match.group(2).split()
+            self.assertTrue(legal, text)
+            term.keys(rng.choice(legal))
+
+    def test_kalah_never_gives_away_a_won_game(self):
+        value = json.loads(subprocess.run(
+            [EXE, "solve", "--pits", "4", "--seeds", "3", "--no-db", "--json"],
+            check=True, capture_output=True, text=True).stdout)["value"]
+        self.assertEqual(value, 6)
+        for seed in range(3):
+            rng = random.Random(seed)
+            self.term = Terminal(["--pits", "4", "--seeds", "3", "--side", "N", "--time", "2"])
+            text = self.play_out(self.term, rng)
+            self.term.close()
+            self.term = None
+            self.assertIn("[exited 0]", text)
+            result = re.search(r"game over: South (\d+), North (\d+): (.*)", text)
+            self.assertTrue(result, text)
+            south, north = int(result.group(1)), int(result.group(2))
+            self.assertEqual(south + north, 24, text)
+            self.assertGreaterEqual(south - north, value, text)  # perfect play keeps the win
+            self.assertIn("South (kalah) wins by", result.group(3))
+            # Every move of kalah's is proven, and what South is proven to get never drops.
+            verdicts = re.findall(r"kalah \(South\) plays \d \((.*?)\)\n", text)
+            self.assertTrue(verdicts, text)
+            margins = []
+            for v in verdicts:
+                m = re.fullmatch(r"best play: South wins by (\d+), proven", v)
+                self.assertTrue(m, v)
+                margins.append(int(m.group(1)))
+            self.assertEqual(margins, sorted(margins), text)
+            self.assertEqual(margins[0], value)
+            self.assertGreaterEqual(south - north, margins[-1])
+            record = re.search(r"record: (.*)", text).group(1).strip()
+            replay = re.search(r"replay: kalah solve (.*) --moves '(.*)'", text)
+            self.assertEqual(replay.group(2), record)
+            end = json.loads(subprocess.run(
+                [EXE, "solve", *replay.group(1).split(), "--moves", record, "--no-db", "--json"],
+                check=True, capture_output=True, text=True).stdout)
+            self.assertTrue(end["finished"], end)
+            self.assertEqual(abs(end["value"]), south - north, end)
+
+    def test_hint_undo_and_bad_keys(self):
+        self.term = Terminal(["--pits", "4", "--seeds", "3", "--time", "2"])
+        term = self.term
+        term.wait_for(PROMPT)
+        term.keys("h")
+        match, _ = term.wait_for(r"hint: pit (\d) \(best play: South wins by 6, proven\)")
+        term.keys("9")
+        term.wait_for(r"'9': '9' is not a pit number 1..4")
+        term.keys("x")
+        term.wait_for(r"'x': 'x' is not a pit number 1..4")
+        # Pit 4 passes the turn: kalah answers, then the prompt is South's again.
+        term.keys("4")
+        term.wait_for(r"kalah \(North\) plays \d")
+        _, text = term.wait_for(PROMPT, after=3)
+        term.keys("u")
+        _, text = term.wait_for(PROMPT, after=4)
+        # Back at the start: the start's drawing again, all four pits playable.
+        lines = text.rstrip().splitlines()
+        self.assertRegex(lines[-1], r"pit 1 2 3 4;")
+        self.assertEqual([line.strip() for line in lines[-5:-2]],
+                         ["3   3   3   3", "0                   0", "3   3   3   3"], text)
+        term.keys("q")
+        _, text = term.wait_for(r"\[exited 0\]")
+        self.assertIn("record: \n", text)
+
+
+if __name__ == "__main__":
+    if not shutil.which("tmux"):
+        sys.exit("tmux is needed (apt-get install tmux)")
+    unittest.main(verbosity=2)

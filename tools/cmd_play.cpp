@@ -1,0 +1,227 @@
+// cmd_play.cpp: `kalah play`, a game against kalah in the terminal.
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "api/move_choice.h"
+#include "solver/notation.h"
+#include "solver/threads.h"
+#include "tools/cli.h"
+#include "tools/game_options.h"
+
+namespace kalah {
+namespace {
+
+struct PlayOptions {
+  GameOptions game;
+  std::string side = "S";
+  double seconds = 5;
+  int threads = 0;
+};
+
+constexpr CommandHelp kHelp = {
+    "play",
+    "kalah play [--pits M] [--seeds N | POSITION] [--moves RECORD] [rule flags] [--side S|N]\n"
+    "           [--time SECONDS] [--db DIR | --no-db]",
+    "Plays a game against kalah in the terminal, by default Kalah(6,4). You play South, who\n"
+    "moves first from the start (--side N: North). Type a pit number, 1..M in your sowing order\n"
+    "as the board shows it, to sow that pit; h for a hint (the best move kalah finds for you),\n"
+    "u to take back your last move, q to stop. kalah plays perfectly where it proves a move's\n"
+    "value within --time seconds (always inside the database, and in small games); otherwise it\n"
+    "plays the best move of a search bounded by that time and says so. At the end it prints the\n"
+    "result and the game record, which 'kalah solve --moves' replays.",
+    "  kalah play                                         Kalah(6,4), you move first\n"
+    "  kalah play --pits 4 --seeds 3 --side N             Kalah(4,3), kalah moves first\n"
+    "  kalah play --seeds 6 --time 10                     Kalah(6,6): 10 s a move\n"
+    "  kalah play --pits 4 --seeds 3 --moves 'S:2-3 N:2'  go on from a record\n"};
+
+Side parse_side(const std::string& text) {
+  if (text == "S" || text == "s" || text == "South" || text == "south") return Side::kSouth;
+  if (text == "N" || text == "n" || text == "North" || text == "north") return Side::kNorth;
+  throw UsageError("--side must be S or N (the side you play), got '" + printable_input(text, 20) +
+                   "'");
+}
+
+// The command that replays a record: the game's options as given, then --moves.
+std::string replay_command(const PlayOptions& o, const Game& g, const std::vector<Turn>& record) {
+  std::string c = "kalah solve";
+  if (!o.game.position.empty())
+    c += " --position " + format_absolute(g.start, g.rules.pits);
+  else
+    c += " --pits " + std::to_string(g.rules.pits) + " --seeds " +
+         std::to_string(g.start.board.pits[0]);
+  const Rules standard{g.rules.pits};
+  if (g.rules.capture != standard.capture) c += " --capture " + to_string(g.rules.capture);
+  if (g.rules.end != standard.end) c += " --end " + to_string(g.rules.end);
+  if (g.rules.remainder != standard.remainder) c += " --remainder " + to_string(g.rules.remainder);
+  return c + " --moves '" + format_record(record) + "'";
+}
+
+class Match {
+ public:
+  Match(const PlayOptions& o, Game game)
+      : o_(o),
+        game_(std::move(game)),
+        user_(parse_side(o.side)),
+        db_(search_database(o.game, game_.rules)),
+        positions_{game_.position} {}
+
+  int run() {
+    const int m = game_.rules.pits;
+    std::cout << "kalah play: " << game_.title << ", rules: " << describe(game_.rules)
+              << "\nyou play " << side_name(user_) << "; kalah plays " << side_name(other(user_))
+              << " with " << o_.seconds << " s a move"
+              << (db_ ? ", database layers 1.." + std::to_string(db_->max_seeds()) : "") << "\n";
+    while (!is_terminal(game_.rules, now().board)) {
+      std::cout << "\n" << draw(now(), m, user_, label(other(user_)), label(user_));
+      if (now().mover != user_) {
+        computer_move();
+        continue;
+      }
+      if (!user_move()) break;
+    }
+    if (is_terminal(game_.rules, now().board)) print_result();
+    std::cout << "record: " << format_record(record()) << "\n"
+              << "replay: " << replay_command(o_, game_, record()) << "\n";
+    return kExitOk;
+  }
+
+ private:
+  const Position& now() const { return positions_.back(); }
+  std::string label(Side s) const {
+    return std::string(side_name(s)) + (s == user_ ? " (you)" : " (kalah)");
+  }
+  std::vector<Turn> record() const {
+    std::vector<Turn> turns = game_.record;
+    for (const auto& [side, pit] : plies_) record_ply(turns, side, pit);
+    return turns;
+  }
+  void play(int pit) {
+    plies_.push_back({now().mover, pit});
+    positions_.push_back(apply(game_.rules, now(), pit));
+  }
+
+  // What a choice for `side` tells, and how far it can be trusted.
+  std::string verdict(Side side, const MoveChoice& c) const {
+    std::ostringstream out;
+    if (c.proven) {
+      out << "best play: " << side_name(side) << " ";
+      if (c.value == 0)
+        out << "draws";
+      else
+        out << (c.value > 0 ? "wins" : "loses") << " by " << std::abs(c.value);
+      out << (c.source == "database" ? ", proven by the database" : ", proven");
+    } else {
+      out << "not proven in " << o_.seconds << " s: the best of a " << c.depth
+          << "-ply search, estimated " << signed_number(c.value) << " for " << side_name(side);
+    }
+    return out.str();
+  }
+
+  void computer_move() {
+    const Side me = now().mover;
+    std::cout << "kalah is thinking..." << std::flush;
+    const MoveChoice c = choose_move(game_.rules, now(), db_.get(), o_.seconds);
+    std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1 << " (" << verdict(me, c)
+              << ")\n";
+    play(c.pit);
+  }
+
+  // Reads the user's command; false to stop (q or end of input).
+  bool user_move() {
+    for (;;) {
+      std::cout << "your move, " << side_name(user_) << ": pit";
+      for (int pit = 0; pit < game_.rules.pits; ++pit)
+        if (now().board.pits[pit]) std::cout << " " << pit + 1;
+      std::cout << "; h hint, u undo, q quit > " << std::flush;
+      std::string line;
+      if (!std::getline(std::cin, line)) {
+        std::cout << "\n";
+        return false;
+      }
+      const auto first = line.find_first_not_of(" \t\r");
+      const std::string word = first == std::string::npos
+                                   ? ""
+                                   : line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+      if (word == "q" || word == "quit") return false;
+      if (word == "h" || word == "hint") {
+        const MoveChoice c = choose_move(game_.rules, now(), db_.get(), o_.seconds);
+        std::cout << "hint: pit " << c.pit + 1 << " (" << verdict(user_, c) << ")\n";
+        continue;
+      }
+      if (word == "u" || word == "undo") {
+        if (undo()) return true;
+        std::cout << "nothing to undo\n";
+        continue;
+      }
+      try {
+        const std::vector<int> pits = parse_turn(word, game_.rules.pits, "'" + word + "'");
+        if (pits.size() != 1) throw std::invalid_argument("one pit at a time, please");
+        if (now().board.pits[pits[0]] == 0)
+          throw std::invalid_argument("pit " + std::to_string(pits[0] + 1) + " is empty");
+        play(pits[0]);
+        return true;
+      } catch (const std::invalid_argument& e) {
+        std::cout << e.what() << "\n";
+      }
+    }
+  }
+
+  // Takes back the user's last pit and kalah's answers to it.
+  bool undo() {
+    size_t n = plies_.size();
+    while (n > 0 && plies_[n - 1].first != user_) --n;
+    if (n == 0) return false;
+    plies_.resize(n - 1);
+    positions_.resize(n);
+    return true;
+  }
+
+  void print_result() const {
+    const Position& p = now();
+    const bool keep = game_.rules.remainder == Remainder::kOwner;
+    const int mover = p.mover_store + (keep ? mover_seeds(p.board, game_.rules.pits) : 0);
+    const int opponent = p.opponent_store + (keep ? opponent_seeds(p.board, game_.rules.pits) : 0);
+    const int south = p.mover == Side::kSouth ? mover : opponent;
+    const int north = mover + opponent - south;
+    std::cout << "game over: South " << south << ", North " << north << ": ";
+    if (south == north)
+      std::cout << "a draw\n";
+    else
+      std::cout << label(south > north ? Side::kSouth : Side::kNorth) << " wins by "
+                << std::abs(south - north) << "\n";
+  }
+
+  const PlayOptions& o_;
+  Game game_;
+  Side user_;
+  std::unique_ptr<Database> db_;
+  std::vector<Position> positions_;          // positions_[k] after k plies of this game
+  std::vector<std::pair<Side, int>> plies_;  // played here, after game_.record
+};
+
+}  // namespace
+
+int cmd_play(const std::vector<std::string>& args, bool check_only) {
+  PlayOptions o;
+  po::options_description desc("options");
+  add_game_options(desc, o.game);
+  desc.add_options()("side", po::value(&o.side)->value_name("S|N"),
+                     "the side you play (default S, South, who moves first from the start)")(
+      "time", po::value(&o.seconds)->value_name("SECONDS"),
+      "kalah's time for a move, and for a hint (default 5)");
+  add_threads_option(desc, o.threads);
+  po::positional_options_description positional;
+  positional.add("position", 1);
+  po::variables_map vm;
+  if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
+  check_range("--time", o.seconds, 0.01, 3600.0);
+  parse_side(o.side);
+  const ThreadLimit limit(o.threads);
+  Game game = resolve_game(o.game, 4);
+  if (check_only) return kExitOk;
+  return Match(o, std::move(game)).run();
+}
+
+}  // namespace kalah
