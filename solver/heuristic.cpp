@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "solver/any_board.h"
 #include "solver/value.h"
 
 namespace kalah {
@@ -10,12 +11,14 @@ namespace {
 
 struct Stopped {};
 
+// B is Board or AnyBoard: the same search over either.
+template <class B>
 class Deepening {
  public:
   Deepening(const Rules& rules, const std::atomic<bool>* stop) : rules_(rules), stop_(stop) {}
 
   // Fail-soft negamax to `depth` plies; `first` is tried first at this node (the root's).
-  int search(const Board& b, int depth, int alpha, int beta, int first = -1, int* best = nullptr) {
+  int search(const B& b, int depth, int alpha, int beta, int first = -1, int* best = nullptr) {
     if ((++nodes_ & 4095) == 0 && stopping_ && stop_ && stop_->load()) throw Stopped{};
     if (is_terminal(rules_, b)) return terminal_value(rules_, b);
     if (depth == 0) {
@@ -26,9 +29,12 @@ class Deepening {
     for (int k = -1; k < rules_.pits; ++k) {
       const int pit = k < 0 ? first : k;
       if (pit < 0 || (k >= 0 && pit == first) || b.pits[pit] == 0) continue;
-      const MoveResult r = play(rules_, b, pit);
-      const Window w = child_window(r, std::max(alpha, result), beta);
-      const int v = move_value(r, search(r.board, depth - 1, w.alpha, w.beta));
+      const auto r = play(rules_, b, pit);
+      const int a = std::max(alpha, result);
+      const int v =
+          move_value(r.extra_turn, r.gain,
+                     r.extra_turn ? search(r.board, depth - 1, a - r.gain, beta - r.gain)
+                                  : search(r.board, depth - 1, r.gain - beta, r.gain - a));
       if (v > result) {
         result = v;
         if (best) *best = pit;
@@ -38,7 +44,7 @@ class Deepening {
     return result;
   }
 
-  HeuristicMove run(const Board& b, int max_depth) {
+  HeuristicMove run(const B& b, int max_depth) {
     HeuristicMove out;
     try {
       for (int depth = 1; depth <= max_depth; ++depth) {
@@ -64,12 +70,24 @@ class Deepening {
   bool stopping_ = false;  // checks `stop`
 };
 
+template <class B>
+HeuristicMove deepen(const Rules& rules, const B& b, const std::atomic<bool>* stop, int max_depth) {
+  if (is_terminal(rules, b)) return {-1, 0, terminal_value(rules, b), true, 0};
+  return Deepening<B>(rules, stop).run(b, max_depth);
+}
+
 }  // namespace
 
 HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
                              int max_depth) {
-  if (is_terminal(rules, b)) return {-1, 0, terminal_value(rules, b), true, 0};
-  return Deepening(rules, stop).run(b, max_depth);
+  return deepen(rules, b, stop, max_depth);
+}
+
+HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const std::atomic<bool>* stop,
+                             int max_depth) {
+  Rules sized = rules;
+  sized.pits = b.m();
+  return deepen(sized, b, stop, max_depth);
 }
 
 }  // namespace kalah

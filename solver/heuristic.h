@@ -25,5 +25,9 @@ struct HeuristicMove {
 // Returns after the first iteration even if `stop` is already raised, so there is always a move.
 HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
                              int max_depth = 200);
+// The same for a board of any size (rules.pits is taken from the board).
+struct AnyBoard;
+HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const std::atomic<bool>* stop,
+                             int max_depth = 200);
 
 }  // namespace kalah

@@ -7,7 +7,9 @@
 #include <chrono>
 #include <random>
 #include <thread>
+#include <tuple>
 
+#include "solver/any_board.h"
 #include "solver/notation.h"
 #include "solver/rank.h"
 #include "solver/solver.h"
@@ -59,6 +61,51 @@ TEST(Heuristic, StoppedItStillMovesLegally) {
   EXPECT_GE(deeper.depth, 4);
   EXPECT_FALSE(deeper.exact);
   EXPECT_GT(b.pits[deeper.pit], 0);
+}
+
+AnyBoard any(const Board& b, int m) {
+  return AnyBoard{std::vector<int>(b.pits.begin(), b.pits.begin() + 2 * m)};
+}
+
+// AnyBoard's plain sowing against play() on every variant and pit counts 1..8, laps included.
+TEST(AnyBoard, SowsAsPlayDoes) {
+  std::mt19937_64 rng(17);
+  for (int m = 1; m <= kMaxPits; ++m)
+    for (const Rules& rules : test::all_variants(m))
+      for (int i = 0; i < 300; ++i) {
+        Board b;
+        for (int k = 0; k < 2 * m; ++k) b.pits[k] = rng() % (i % 3 == 0 ? 30 : 5);
+        EXPECT_EQ(is_terminal(rules, any(b, m)), is_terminal(rules, b));
+        EXPECT_EQ(terminal_value(rules, any(b, m)), terminal_value(rules, b));
+        for (int pit = 0; pit < m; ++pit) {
+          if (!b.pits[pit]) continue;
+          const MoveResult r = play(rules, b, pit);
+          const AnyMove a = play(rules, any(b, m), pit);
+          ASSERT_EQ(a.board.pits, any(r.board, m).pits) << describe(rules) << " pit " << pit;
+          ASSERT_EQ(a.gain, r.gain);
+          ASSERT_EQ(a.extra_turn, r.extra_turn);
+        }
+      }
+}
+
+TEST(Heuristic, AnyBoardSearchesAsBoardDoes) {
+  for (auto [m, n, depth] : {std::tuple{4, 3, 1}, {4, 3, 3}, {4, 3, 8}, {3, 2, 200}}) {
+    const Rules rules{m};
+    const Board b = start_position(m, n).board;
+    const HeuristicMove x = heuristic_move(rules, b, nullptr, depth);
+    const HeuristicMove y = heuristic_move(rules, any(b, m), nullptr, depth);
+    EXPECT_EQ(x.pit, y.pit);
+    EXPECT_EQ(x.estimate, y.estimate);
+    EXPECT_EQ(x.exact, y.exact);
+    EXPECT_EQ(x.nodes, y.nodes);
+    EXPECT_EQ(x.exact, depth == 200);
+  }
+  // Eleven pits a row, as KGP servers send: beyond Board, still a legal move at once.
+  const std::atomic<bool> stopped{true};
+  const AnyBoard big{std::vector<int>(22, 21)};
+  const HeuristicMove h = heuristic_move(Rules{}, big, &stopped);
+  EXPECT_GE(h.pit, 0);
+  EXPECT_LT(h.pit, 11);
 }
 
 TEST(Heuristic, AFinishedGameHasNoMove) {
