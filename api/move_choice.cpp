@@ -45,6 +45,22 @@ class Deadline {
   std::thread thread_;
 };
 
+constexpr int kMaxDepth = 200;
+
+MoveChoice heuristic_choice(const HeuristicMove& h, int stores) {
+  return {h.pit, h.exact, stores + h.estimate, "heuristic", h.depth};
+}
+
+// Reports each iteration's choice when its move differs from the last reported or it is exact.
+HeuristicProgress heuristic_progress(int stores, const MoveImproved& improved) {
+  if (!improved) return {};
+  return [stores, improved, last = -1](const HeuristicMove& h) mutable {
+    if (h.pit == last && !h.exact) return;
+    last = h.pit;
+    improved(heuristic_choice(h, stores));
+  };
+}
+
 }  // namespace
 
 MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db, double seconds,
@@ -66,10 +82,10 @@ MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db
   const auto start = std::chrono::steady_clock::now();
   {
     const Deadline deadline(seconds / 10, stop);
-    const HeuristicMove h = heuristic_move(rules, p.board, &deadline.flag);
-    choice = {h.pit, h.exact, stores + h.estimate, "heuristic", h.depth};
+    choice = heuristic_choice(heuristic_move(rules, p.board, &deadline.flag, kMaxDepth,
+                                             heuristic_progress(stores, improved)),
+                              stores);
   }
-  if (improved) improved(choice);
   if (choice.proven) return choice;
   const Deadline deadline(
       seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
@@ -79,6 +95,14 @@ MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db
   choice = {v.best_pit, true, v.lower, "search", 0};
   if (improved) improved(choice);
   return choice;
+}
+
+MoveChoice choose_move(const Rules& rules, const AnyBoard& b, int stores, double seconds,
+                       const std::atomic<bool>* stop, const MoveImproved& improved) {
+  const Deadline deadline(seconds, stop);
+  return heuristic_choice(
+      heuristic_move(rules, b, &deadline.flag, kMaxDepth, heuristic_progress(stores, improved)),
+      stores);
 }
 
 }  // namespace kalah

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "db/database.h"
+#include "solver/any_board.h"
 
 namespace kalah {
 
@@ -25,6 +26,11 @@ using MoveImproved = std::function<void(const MoveChoice&)>;
 // A tenth of `seconds` goes to the heuristic search (a move at once), the rest to the value
 // search; `stop` ends both early (the best choice so far is returned). `db` may be null.
 MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db, double seconds,
+                       const std::atomic<bool>* stop = nullptr, const MoveImproved& improved = {});
+
+// A board beyond Board's limits (solver/any_board.h): the heuristic search alone, for `seconds`
+// (exact only if it reaches every game end). `stores`: the mover's store minus the opponent's.
+MoveChoice choose_move(const Rules& rules, const AnyBoard& b, int stores, double seconds,
                        const std::atomic<bool>* stop = nullptr, const MoveImproved& improved = {});
 
 }  // namespace kalah

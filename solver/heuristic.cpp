@@ -44,7 +44,7 @@ class Deepening {
     return result;
   }
 
-  HeuristicMove run(const B& b, int max_depth) {
+  HeuristicMove run(const B& b, int max_depth, const HeuristicProgress& progress) {
     HeuristicMove out;
     try {
       for (int depth = 1; depth <= max_depth; ++depth) {
@@ -53,6 +53,7 @@ class Deepening {
         const int v = search(b, depth, -kInfinity, kInfinity, out.pit, &pit);
         out = {pit, depth, v, !cut_, nodes_};
         stopping_ = true;  // the first iteration always finishes
+        if (progress) progress(out);
         if (out.exact) break;
       }
     } catch (const Stopped&) {
@@ -71,23 +72,24 @@ class Deepening {
 };
 
 template <class B>
-HeuristicMove deepen(const Rules& rules, const B& b, const std::atomic<bool>* stop, int max_depth) {
+HeuristicMove deepen(const Rules& rules, const B& b, const std::atomic<bool>* stop, int max_depth,
+                     const HeuristicProgress& progress) {
   if (is_terminal(rules, b)) return {-1, 0, terminal_value(rules, b), true, 0};
-  return Deepening<B>(rules, stop).run(b, max_depth);
+  return Deepening<B>(rules, stop).run(b, max_depth, progress);
 }
 
 }  // namespace
 
 HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
-                             int max_depth) {
-  return deepen(rules, b, stop, max_depth);
+                             int max_depth, const HeuristicProgress& progress) {
+  return deepen(rules, b, stop, max_depth, progress);
 }
 
 HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const std::atomic<bool>* stop,
-                             int max_depth) {
+                             int max_depth, const HeuristicProgress& progress) {
   Rules sized = rules;
   sized.pits = b.m();
-  return deepen(sized, b, stop, max_depth);
+  return deepen(sized, b, stop, max_depth, progress);
 }
 
 }  // namespace kalah

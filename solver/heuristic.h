@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 
 #include "solver/rules.h"
 
@@ -22,12 +23,15 @@ struct HeuristicMove {
   uint64_t nodes = 0;
 };
 
+// Called after each finished iteration.
+using HeuristicProgress = std::function<void(const HeuristicMove&)>;
+
 // Returns after the first iteration even if `stop` is already raised, so there is always a move.
 HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
-                             int max_depth = 200);
+                             int max_depth = 200, const HeuristicProgress& progress = {});
 // The same for a board of any size (rules.pits is taken from the board).
 struct AnyBoard;
 HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const std::atomic<bool>* stop,
-                             int max_depth = 200);
+                             int max_depth = 200, const HeuristicProgress& progress = {});
 
 }  // namespace kalah

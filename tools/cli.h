@@ -76,5 +76,6 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only = false);
 int cmd_bench(const std::vector<std::string>& args, bool check_only = false);
 int cmd_serve(const std::vector<std::string>& args, bool check_only = false);
 int cmd_play(const std::vector<std::string>& args, bool check_only = false);
+int cmd_kgp(const std::vector<std::string>& args, bool check_only = false);
 
 }  // namespace kalah

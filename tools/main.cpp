@@ -33,6 +33,8 @@ const Command kCommands[] = {
      kalah::cmd_bench},
     {"play", "a game against kalah in the terminal: perfect where proven, hints, undo, the record",
      kalah::cmd_play},
+    {"kgp", "play on a Kalah Game Protocol server (KGP 1.x freeplay), e.g. in AI tournaments",
+     kalah::cmd_kgp},
     {"serve", "an analysis board in the browser and an HTTP API over the databases and search",
      kalah::cmd_serve},
 };

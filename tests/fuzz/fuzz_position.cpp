@@ -1,4 +1,5 @@
-// fuzz_position.cpp: libFuzzer target for the position and move parsers (solver/notation.h).
+// fuzz_position.cpp: libFuzzer target for the position, move and game-record parsers
+// (solver/notation.h, solver/game_record.h).
 // Any input either parses or is refused with std::invalid_argument; what parses formats back to
 // text that parses to the same position, in both forms.
 #include <cstdint>
@@ -6,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/game_record.h"
 #include "solver/notation.h"
 
 using namespace kalah;
@@ -29,6 +31,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int m = 1 + static_cast<int>(size % kMaxPits);
     const std::vector<int> turn = parse_turn(text, m);
     if (parse_turn(format_turn(turn), m) != turn) std::abort();
+  } catch (const std::invalid_argument&) {
+  }
+  try {  // a game record from the start of Kalah(m,3): replays, and round-trips through text
+    const int m = 1 + static_cast<int>(size % kMaxPits);
+    const std::vector<Turn> turns = parse_record(text, m);
+    const Rules rules{m};
+    const Position end = replay(rules, start_position(m, 3), turns);
+    if (!(replay(rules, start_position(m, 3), parse_record(format_record(turns), m)) == end))
+      std::abort();
   } catch (const std::invalid_argument&) {
   }
   if (printable_input(text).size() > 260) std::abort();  // 200 characters and the length note

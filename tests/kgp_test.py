@@ -1,0 +1,229 @@
+"""`kalah kgp` against a KGP server written here (ctest: kgp_test): loopback, every wait bounded.
+The client greets and asks for freeplay, answers ping, ignores unknown options; on database
+positions it plays a perfect move (checked against `kalah query`) and yields; on the Kalah(6,6)
+start and on an 11-pit board it moves legally before the server's stop; malformed lines get a
+one-line complaint and the client goes on; goodbye ends it with exit 0, a wrong version with 1.
+
+usage: python3 kgp_test.py KALAH_EXECUTABLE
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+EXE = sys.argv.pop(1)
+
+
+class Timeout(AssertionError):
+    pass
+
+
+class Server:
+    """A KGP server for one client: sends lines, reads the client's with deadlines."""
+
+    def __init__(self, *client_args):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        port = self.listener.getsockname()[1]
+        self.client = subprocess.Popen([EXE, "kgp", "--port", str(port), *client_args],
+                                       stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.listener.settimeout(30)
+        self.conn, _ = self.listener.accept()
+        self.buffer = b""
+        self.next_id = 2
+
+    def send(self, line, with_id=True):
+        """Sends a command, returning its id."""
+        cid = self.next_id
+        self.next_id += 2
+        text = f"{cid} {line}" if with_id else line
+        self.conn.sendall(text.encode() + b"\r\n")
+        return cid
+
+    def raw(self, data):
+        self.conn.sendall(data)
+
+    def read(self, timeout=30):
+        """The client's next command line, or None at the end of the connection."""
+        deadline = time.time() + timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.time()
+            if left <= 0:
+                raise Timeout(f"no line from the client within {timeout} s")
+            self.conn.settimeout(left)
+            try:
+                chunk = self.conn.recv(4096)
+            except socket.timeout:
+                continue
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        assert line.endswith(b"\r"), line
+        return line[:-1].decode()
+
+    def expect(self, pattern, timeout=30):
+        """Reads until a line matches; returns the match and the lines before it."""
+        seen = []
+        while True:
+            line = self.read(timeout)
+            if line is None:
+                raise AssertionError(f"connection closed before {pattern!r}; read {seen}")
+            m = re.fullmatch(pattern, line)
+            if m:
+                return m, seen
+            seen.append(line)
+
+    def greet(self):
+        self.send("kgp 1 1 0", with_id=False)
+        _, before = self.expect(r"mode freeplay")
+        self.assertion_names = [b for b in before if b.startswith("set info:name")]
+        return before
+
+    def finish(self, timeout=30):
+        self.conn.close()
+        self.listener.close()
+        _, err = self.client.communicate(timeout=timeout)
+        return self.client.returncode, err
+
+
+def moves_for(server, cid, stop_after=None):
+    """The moves sent for state `cid` until its yield (or until the server's stop)."""
+    moves, start = [], time.time()
+    while True:
+        timeout = 30 if stop_after is None else max(0.01, stop_after - (time.time() - start))
+        try:
+            line = server.read(timeout)
+        except Timeout:
+            if stop_after is None:
+                raise
+            server.send(f"@{cid} stop", with_id=True)
+            return moves, False
+        m = re.fullmatch(rf"@{cid} (move (\d+)|yield)", line)
+        if not m:
+            continue  # set info:comment and the like
+        if m.group(1) == "yield":
+            return moves, True
+        moves.append(int(m.group(2)))
+
+
+class Kgp(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db = os.path.join(cls.tmp.name, "db")
+        subprocess.run([EXE, "build", "--db", cls.db, "--pits", "4", "--max-seeds", "14"],
+                       check=True, capture_output=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_greeting_ping_and_goodbye(self):
+        s = Server("--no-db", "--name", "kalah-under-test")
+        before = s.greet()
+        self.assertIn('set info:name "kalah-under-test"', before)
+        cid = s.send('ping "hello"')
+        s.expect(rf'@{cid} pong "hello"')
+        s.send("set time:clock 5")
+        s.send("set some:option-nobody-knows 1")
+        cid = s.send("ping")
+        s.expect(rf"@{cid} pong")
+        s.send("goodbye")
+        code, err = s.finish()
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err, "")
+
+    def test_database_positions_are_played_perfectly(self):
+        s = Server("--db", self.db, "--time", "5")
+        s.greet()
+        boards = ["<4,0,0,3,3,3,3,3,3,3,3>", "<4,5,3,0,2,1,4,3,0,1,2>",
+                  "<4,10,6,1,0,0,2,0,3,1,1>", "<4,2,9,0,0,4,1,0,2,2,0>"]
+        for literal in boards:
+            n, south, north, *pits = map(int, literal[1:-1].split(","))
+            cid = s.send(f"state {literal}")
+            moves, yielded = moves_for(s, cid)
+            self.assertTrue(yielded and moves, literal)
+            pit = moves[-1]
+            self.assertGreater(pits[pit - 1], 0, literal)
+            # kalah query on the same position (South to move, absolute bins).
+            bins = pits[:n] + [south] + pits[n:] + [north]
+            answer = json.loads(subprocess.run(
+                [EXE, "query", "--db", self.db, "--search", "--json",
+                 ",".join(map(str, bins)) + ",S"],
+                check=True, capture_output=True, text=True).stdout)
+            values = {mv["pit"]: mv["value"] for mv in answer["moves"]}
+            self.assertEqual(values[pit], answer["value"], f"{literal}: pit {pit} of {values}")
+        s.send("goodbye")
+        self.assertEqual(s.finish()[0], 0)
+
+    def test_big_boards_move_legally_before_stop(self):
+        s = Server("--no-db", "--time", "30")
+        s.greet()
+        for literal, budget in [("<6,0,0," + ",".join(["6"] * 12) + ">", 2.0),
+                                ("<11,3,4," + ",".join(str(i % 7) for i in range(22)) + ">", 1.0)]:
+            pits = list(map(int, literal[1:-1].split(",")))[3:]
+            cid = s.send(f"state {literal}")
+            start = time.time()
+            moves, yielded = moves_for(s, cid, stop_after=budget)
+            self.assertFalse(yielded, literal)  # not proven in time: the stop ends it
+            self.assertTrue(moves, f"no move for {literal} within {budget} s")
+            self.assertTrue(all(pits[m - 1] > 0 and m <= len(pits) // 2 for m in moves), moves)
+            cid = s.send("ping")  # still responsive, and silent about the stopped board
+            _, before = s.expect(rf"@{cid} pong")
+            self.assertLess(time.time() - start, budget + 5)
+        s.send("goodbye")
+        self.assertEqual(s.finish()[0], 0)
+
+    def test_malformed_lines_are_refused_and_the_client_goes_on(self):
+        s = Server("--no-db", "--time", "1")
+        s.greet()
+        bad = ["state <3,0,0>", "state <a,b>", "state 3,0,0,1,1,1,1,1,1", "state",
+               "state <1,0,0,0,0>", '"unterminated', "@x move", "12@ stop"]
+        for line in bad:
+            s.send(line, with_id=False)
+        s.raw(b"state <" + b"1," * 9000 + b"1>\r\n")
+        s.raw(b"\xff\xfe\x00 nonsense\r\n")
+        cid = s.send("state <3,0,0,1,2,3,3,2,1>")
+        moves, yielded = moves_for(s, cid)
+        self.assertTrue(moves and yielded)
+        s.send("goodbye")
+        code, err = s.finish()
+        self.assertEqual(code, 0, err)
+        lines = err.splitlines()
+        self.assertGreaterEqual(len(lines), len(bad), err)
+        self.assertTrue(all(l.startswith("kalah kgp: ") for l in lines), err)
+        self.assertRegex(err, r"a line of 1[6-8]\d\d\d characters; KGP allows 16384")
+
+    def test_wrong_version_and_lost_server(self):
+        s = Server("--no-db")
+        s.send("kgp 2 0 0", with_id=False)
+        s.expect(r'error "kalah speaks KGP 1.x"')
+        code, err = s.finish()
+        self.assertEqual(code, 1)
+        self.assertIn("the server speaks KGP 2.x; kalah speaks 1.x", err)
+        s = Server("--no-db")
+        s.greet()
+        code, err = s.finish()
+        self.assertEqual(code, 1)
+        self.assertIn("closed the connection without 'goodbye'", err)
+
+    def test_no_server(self):
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        r = subprocess.run([EXE, "kgp", "--port", str(port)], capture_output=True, text=True,
+                           timeout=30)
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, r"^kalah kgp: cannot connect to localhost:\d+: .*\n$")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
