@@ -2,48 +2,13 @@
 #include "api/move_choice.h"
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
+#include "api/deadline.h"
 #include "solver/heuristic.h"
 #include "solver/parallel_search.h"
 
 namespace kalah {
 namespace {
-
-// Raises `flag` once `seconds` have passed or *stop is raised, whichever comes first.
-class Deadline {
- public:
-  Deadline(double seconds, const std::atomic<bool>* stop)
-      : thread_([this, seconds, stop] {
-          using Clock = std::chrono::steady_clock;
-          const Clock::time_point end =
-              Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                 std::chrono::duration<double>(std::max(0.0, seconds)));
-          std::unique_lock lock(mutex_);
-          // Wakes every 20 ms to look at *stop, which nobody signals.
-          while (!done_ && !(stop && stop->load()) && Clock::now() < end)
-            wake_.wait_until(lock, std::min(end, Clock::now() + std::chrono::milliseconds(20)));
-          flag = true;
-        }) {}
-  ~Deadline() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
-  }
-
-  std::atomic<bool> flag{false};
-
- private:
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 constexpr int kMaxDepth = 200;
 
@@ -79,18 +44,20 @@ MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db
     if (improved) improved(choice);
     return choice;
   }
-  const auto start = std::chrono::steady_clock::now();
+  const Deadline::Clock::time_point end =
+      Deadline::Clock::now() +
+      std::chrono::duration_cast<Deadline::Clock::duration>(std::chrono::duration<double>(seconds));
   {
-    const Deadline deadline(seconds / 10, stop);
-    choice = heuristic_choice(heuristic_move(rules, p.board, &deadline.flag, kMaxDepth,
-                                             heuristic_progress(stores, improved)),
-                              stores);
+    std::atomic<bool> halt{false};
+    const Deadline deadline(seconds / 10, halt, stop);
+    choice = heuristic_choice(
+        heuristic_move(rules, p.board, &halt, kMaxDepth, heuristic_progress(stores, improved)),
+        stores);
   }
   if (choice.proven) return choice;
-  const Deadline deadline(
-      seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-      stop);
-  const ParallelValue v = value_parallel(rules, p, db, kSearchTableBytes, &deadline.flag);
+  std::atomic<bool> halt{false};
+  const Deadline deadline(end, halt, stop);
+  const ParallelValue v = value_parallel(rules, p, db, kSearchTableBytes, &halt);
   if (v.interrupted || v.best_pit < 0) return choice;
   choice = {v.best_pit, true, v.lower, "search", 0};
   if (improved) improved(choice);
@@ -99,10 +66,10 @@ MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db
 
 MoveChoice choose_move(const Rules& rules, const AnyBoard& b, int stores, double seconds,
                        const std::atomic<bool>* stop, const MoveImproved& improved) {
-  const Deadline deadline(seconds, stop);
+  std::atomic<bool> halt{false};
+  const Deadline deadline(seconds, halt, stop);
   return heuristic_choice(
-      heuristic_move(rules, b, &deadline.flag, kMaxDepth, heuristic_progress(stores, improved)),
-      stores);
+      heuristic_move(rules, b, &halt, kMaxDepth, heuristic_progress(stores, improved)), stores);
 }
 
 }  // namespace kalah

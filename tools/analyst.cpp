@@ -2,13 +2,12 @@
 #include "tools/analyst.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
-#include <thread>
 
 #include "api/analyse.h"
+#include "api/deadline.h"
 #include "solver/notation.h"
 #include "solver/units.h"
 
@@ -37,30 +36,6 @@ std::string cache_key(const Analyst::Request& r) {
   return describe(r.rules) + "|" + format_absolute(r.position, r.rules.pits) +
          (r.value_only ? "|value" : "");
 }
-
-// Sets `stop` at the deadline unless destroyed first.
-class Watchdog {
- public:
-  Watchdog(Clock::time_point deadline, std::atomic<bool>& stop)
-      : thread_([this, deadline, &stop] {
-          std::unique_lock lock(mutex_);
-          if (!done_.wait_until(lock, deadline, [this] { return finished_; })) stop = true;
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      finished_ = true;
-    }
-    done_.notify_one();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable done_;
-  bool finished_ = false;
-  std::thread thread_;  // last: starts once the members it uses exist
-};
 
 }  // namespace
 
@@ -205,7 +180,7 @@ std::string Analyst::compute(const Request& r, bool& exact) {
     const CopyWatch copies(db);
     ParallelValue v;
     {
-      const Watchdog watchdog(r.deadline, stop);
+      const Deadline deadline(r.deadline, stop);
       v = value_parallel(rules, p, db, options_.table_bytes, &stop);
     }
     copies.check();
@@ -217,7 +192,7 @@ std::string Analyst::compute(const Request& r, bool& exact) {
   }
   Outcome out;
   {
-    const Watchdog watchdog(r.deadline, stop);
+    const Deadline deadline(r.deadline, stop);
     out = analyse_position(rules, p, db, options_.table_bytes, &stop);
   }
   out.report.seconds = seconds_since(r.arrival);
