@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "api/move_choice.h"
 #include "kalah/version.h"
 #include "solver/notation.h"
 
@@ -54,6 +55,26 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
                         .add("absolute", format_absolute(next, rules.pits)));
   }
   return out.add("finished", false).add("moves", moves);
+}
+
+JsonObject move_json(const std::string& command, const Rules& rules, const Position& p,
+                     const MoveChoice& c, double seconds) {
+  JsonObject out = position_json(command, rules, p);
+  if (c.pit < 0) {  // a finished game
+    return out.add("finished", true)
+        .add("value", c.value)
+        .add("result", result_word(c.value))
+        .add("seconds", seconds);
+  }
+  const Position next = apply(rules, p, c.pit);
+  out.add("finished", false).add("pit", c.pit + 1).add("proven", c.proven).add("value", c.value);
+  if (c.proven) out.add("result", result_word(c.value));
+  out.add("source", c.source);
+  if (c.source == "heuristic") out.add("depth", c.depth);
+  return out.add("extra_turn", next.mover == p.mover)
+      .add("next_position", format_relative(next, rules.pits))
+      .add("next_absolute", format_absolute(next, rules.pits))
+      .add("seconds", seconds);
 }
 
 JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,

@@ -50,6 +50,12 @@ JsonObject value_json(const std::string& command, const Rules& rules, const Posi
 // upper (the bounds proven on the final margin for the mover), source "bounds", nodes, seconds.
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
                             int lower, int upper, uint64_t nodes, double seconds);
+// The move kalah plays (api/move_choice.h): position_json plus pit (1..m), proven, value (the
+// final margin for the mover: proven, or the heuristic's estimate), result when proven, source
+// ("database", "search" or "heuristic"), depth (heuristic), the position it leads to, seconds.
+struct MoveChoice;
+JsonObject move_json(const std::string& command, const Rules& rules, const Position& p,
+                     const MoveChoice& choice, double seconds);
 // The pie rule: position_json plus pie, value, result, best_opening, openings.
 JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
                     const PieAnalysis& pie);

@@ -54,7 +54,7 @@ MoveChoice choose_move(const Rules& rules, const Position& p, const Database* db
         heuristic_move(rules, p.board, &halt, kMaxDepth, heuristic_progress(stores, improved)),
         stores);
   }
-  if (choice.proven) return choice;
+  if (choice.proven || (stop && stop->load()) || Deadline::Clock::now() >= end) return choice;
   std::atomic<bool> halt{false};
   const Deadline deadline(end, halt, stop);
   const ParallelValue v = value_parallel(rules, p, db, kSearchTableBytes, &halt);

@@ -8,6 +8,7 @@
 
 #include "api/analyse.h"
 #include "api/deadline.h"
+#include "api/move_choice.h"
 #include "solver/notation.h"
 #include "solver/units.h"
 
@@ -134,6 +135,49 @@ std::string Analyst::answer(const Request& r) {
   return json;
 }
 
+std::string Analyst::in_search_slot(
+    const Request& r, const std::function<std::string(std::atomic<bool>& stop)>& search,
+    const std::function<std::string()>& busy) {
+  if (!searches_.try_acquire_until(r.deadline)) return busy();
+  struct Slot {
+    std::counting_semaphore<1024>& searches;
+    ~Slot() { searches.release(); }
+  } const slot{searches_};
+  std::atomic<bool> stop{false};
+  {
+    std::lock_guard lock(running_mutex_);
+    if (closed_) return busy();
+    running_.insert(&stop);
+  }
+  const struct Unlist {
+    Analyst& a;
+    std::atomic<bool>* stop;
+    ~Unlist() {
+      std::lock_guard lock(a.running_mutex_);
+      a.running_.erase(stop);
+    }
+  } unlist{*this, &stop};
+  return search(stop);
+}
+
+std::string Analyst::move(const Request& r) {
+  const Database* db = database(r.rules);
+  const auto seconds_left = [&] {
+    return std::chrono::duration<double>(r.deadline - Clock::now()).count();
+  };
+  const auto answer = [&](const MoveChoice& c) {
+    return move_json("serve", r.rules, r.position, c, seconds_since(r.arrival)).str();
+  };
+  if (!needs_search(r)) return answer(choose_move(r.rules, r.position, db, 0));
+  const std::atomic<bool> now{true};  // no search slot in time: the heuristic's first answer
+  return in_search_slot(
+      r,
+      [&](std::atomic<bool>& stop) {
+        return answer(choose_move(r.rules, r.position, db, seconds_left(), &stop));
+      },
+      [&] { return answer(choose_move(r.rules, r.position, db, 0, &now)); });
+}
+
 void Analyst::close() {
   std::lock_guard lock(running_mutex_);
   closed_ = true;
@@ -149,33 +193,21 @@ std::string Analyst::compute(const Request& r, bool& exact) {
     return analysis_json("serve", analyse_position(rules, p, db, options_.table_bytes).report)
         .str();
   }
-  // A search: one of max_searches at once, all within the budget counted from the request's
-  // arrival (waiting included). One that cannot start answers with the bounds every position
-  // has.
+  // Within the budget counted from the request's arrival (waiting included); one that cannot
+  // start answers with the bounds every position has.
   const auto bounds = [&] {
     const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
     return interrupted_json("serve", rules, p, stores - s, stores + s, 0, seconds_since(r.arrival))
         .str();
   };
-  if (!searches_.try_acquire_until(r.deadline)) return bounds();
-  struct Slot {
-    std::counting_semaphore<1024>& searches;
-    ~Slot() { searches.release(); }
-  } const slot{searches_};
-  std::atomic<bool> stop{false};
-  {
-    std::lock_guard lock(running_mutex_);
-    if (closed_) return bounds();
-    running_.insert(&stop);
-  }
-  const struct Unlist {
-    Analyst& a;
-    std::atomic<bool>* stop;
-    ~Unlist() {
-      std::lock_guard lock(a.running_mutex_);
-      a.running_.erase(stop);
-    }
-  } unlist{*this, &stop};
+  return in_search_slot(
+      r, [&](std::atomic<bool>& stop) { return search(r, db, stop, exact); }, bounds);
+}
+
+std::string Analyst::search(const Request& r, const Database* db, std::atomic<bool>& stop,
+                            bool& exact) {
+  const Rules& rules = r.rules;
+  const Position& p = r.position;
   if (r.value_only) {
     const CopyWatch copies(db);
     ParallelValue v;

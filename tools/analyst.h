@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -46,7 +47,8 @@ class Analyst {
     Clock::time_point arrival, deadline;
   };
   // The query parameters of /api/v1/analyse (position, pits, capture, end, remainder,
-  // budget_ms, value_only), checked; throws std::invalid_argument (with the command line's message).
+  // budget_ms, value_only), checked; throws std::invalid_argument (with the command line's
+  // message).
   Request prepare(const Params& params, Clock::time_point arrival = Clock::now()) const;
   // Whether the answer needs a search (the position is in no open database); cheap.
   bool needs_search(const Request& r) const;
@@ -55,6 +57,9 @@ class Analyst {
   // The answer as one line of JSON: cached, from a database, or by a search within the
   // deadline (bounds past it). Throws DatabaseError when a decoded copy changed under it.
   std::string answer(const Request& r);
+  // The move kalah plays (api/move_choice.h) within the request's budget, as JSON (move_json):
+  // perfect when proven in time, else the heuristic's. Not cached.
+  std::string move(const Request& r);
   // prepare and answer.
   std::string analyse(const Params& params) { return answer(prepare(params)); }
 
@@ -68,6 +73,13 @@ class Analyst {
  private:
   // The answer; `exact` tells whether it may be cached (not bounds).
   std::string compute(const Request& r, bool& exact);
+  // The search behind compute: the value alone or the full analysis, stopped by the deadline.
+  std::string search(const Request& r, const Database* db, std::atomic<bool>& stop, bool& exact);
+  // Runs `search` with a stop flag that close() raises, as one of max_searches at once, waiting
+  // until the request's deadline at most; `busy` answers when it cannot start.
+  std::string in_search_slot(const Request& r,
+                             const std::function<std::string(std::atomic<bool>& stop)>& search,
+                             const std::function<std::string()>& busy);
   const Database* database(const Rules& rules) const;
 
   AnalystOptions options_;

@@ -45,6 +45,9 @@ constexpr CommandHelp kHelp = {
     "      once, without searching: the legal moves and the position each leads to, or the\n"
     "      final value of a finished game. The board plays moves with it and shows the values\n"
     "      as /api/v1/analyse finds them.\n"
+    "  GET /api/v1/move?position=POS[..][&budget_ms=MS] the move kalah plays there: perfect\n"
+    "      when its value is proven within the budget (database or value search), else the\n"
+    "      best of a heuristic search, \"proven\": false. The board's computer player uses it.\n"
     "  Bad input: 400 with {\"error\": ...}; unknown paths: 404; methods but GET: 405.\n"
     "Database answers never wait for searches: at most --threads searches run at once, the\n"
     "others queue within their budget. A request must arrive whole within --timeout-ms, with\n"
@@ -60,14 +63,15 @@ std::string error_json(const std::string& message) {
   return answer_json("serve").add("error", message).str();
 }
 
-// The board at /, the moves at /api/v1/moves (at once), the analysis at /api/v1/analyse
-// (database answers on the fast pool, searches on theirs), JSON errors everywhere else.
+// The board at /, the moves at /api/v1/moves (at once), kalah's move at /api/v1/move, the
+// analysis at /api/v1/analyse (database answers on the fast pool, searches on theirs), JSON
+// errors everywhere else.
 Routed route(const std::string& target, Analyst& analyst) {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
   if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
-  if (path != "/api/v1/analyse" && path != "/api/v1/moves")
+  if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
   try {
     const Analyst::Request request =
@@ -76,6 +80,10 @@ Routed route(const std::string& target, Analyst& analyst) {
       return {Pool::kNone,
               {200, "application/json", moves_json("serve", request.rules, request.position).str()},
               {}};
+    if (path == "/api/v1/move")
+      return {analyst.needs_search(request) ? Pool::kSearch : Pool::kFast, {}, [&analyst, request] {
+                return HttpResponse{200, "application/json", analyst.move(request)};
+              }};
     return {analyst.needs_search(request) && !analyst.cached(request) ? Pool::kSearch : Pool::kFast,
             {},
             [&analyst, request] {
