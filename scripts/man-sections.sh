@@ -6,7 +6,8 @@ set -euo pipefail
 kalah=$1 out=$2
 {
   echo "[COMMANDS]"
-  for command in solve build query info verify bench; do
+  # Every command 'kalah help' lists, so that none is left out of the page.
+  for command in $("$kalah" help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
     echo ".SS kalah $command"
     echo ".nf"
     # roff: backslashes doubled, and a line starting with . or ' protected by \&

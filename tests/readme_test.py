@@ -61,7 +61,8 @@ class Readme(unittest.TestCase):
 
     def run_shell(self, command):
         return subprocess.run(["bash", "-c", command], cwd=self.cwd, env=self.env,
-                              capture_output=True, text=True, timeout=300)
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=300)
 
     def test_1_commands(self):
         for old in SIZES:
