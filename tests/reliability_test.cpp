@@ -182,7 +182,15 @@ TEST_F(Reliability, BadNumericOptionsExitTwoOnEveryCommand) {
                                 "verify " + db() + " --sample -1",
                                 "verify " + db() + " --solver-sample -2",
                                 "verify " + db() + " --solver-max-seeds 999",
-                                "info " + db() + " --pits x"}) {
+                                "info " + db() + " --pits x",
+                                "play --pits 4 --seeds 3 --time -1",
+                                "play --pits 4 --seeds 3 --time nan",
+                                "play --pits 0 --seeds 3",
+                                "play --side X",
+                                "play --pits 4 --seeds 3 --moves S:9",
+                                "kgp --port 70000",
+                                "kgp --port -1",
+                                "kgp --time inf"}) {
     const Outcome r = kalah(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << ": not one line: " << r.out;

@@ -1,7 +1,6 @@
 // game_options.cpp: one reading of --pits/--seeds/POSITION/--moves and of --db/--no-db.
 #include "tools/game_options.h"
 
-#include <algorithm>
 #include <iostream>
 
 #include "db/file_names.h"
@@ -28,12 +27,13 @@ void add_game_options(po::options_description& desc, GameOptions& o) {
 Game resolve_game(const GameOptions& o, int default_seeds) {
   if (o.no_db && !o.db.empty()) throw UsageError("give --db or --no-db, not both");
   Game g;
-  int m = o.pits >= 0 ? o.pits : 6;
-  if (o.pits >= 0) make_rules(o.pits, o.rule_flags);  // refuses pits out of range first
+  const bool pits_given = o.pits != GameOptions::kNotGiven;
+  int m = pits_given ? o.pits : 6;
+  if (pits_given) make_rules(o.pits, o.rule_flags);  // refuses pits out of range first
   if (!o.position.empty()) {
     if (o.seeds >= 0)
       throw UsageError("give either --seeds (a start position) or a position, not both");
-    const ParsedPosition parsed = parse_position(o.position, std::max(o.pits, 0));
+    const ParsedPosition parsed = parse_position(o.position, pits_given ? o.pits : 0);
     m = parsed.pits;
     g.start = parsed.position;
     g.title = "position";

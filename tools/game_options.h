@@ -2,6 +2,7 @@
 // given position, a game record played from it, the rules, and the database a search stops at.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,7 +14,8 @@
 namespace kalah {
 
 struct GameOptions {
-  int pits = -1;   // -1: not given
+  static constexpr int kNotGiven = std::numeric_limits<int>::min();
+  int pits = kNotGiven;
   int seeds = -1;  // -1: not given
   std::string position;
   std::string moves;  // a game record played from the position first
