@@ -5,6 +5,18 @@
 
 namespace kalah {
 
+std::optional<Report> stored_report(const Rules& rules, const Position& p, const Database* db) {
+  if (!db || !db->answers() || seeds(p.board) <= db->max_seeds()) return std::nullopt;
+  const std::optional<StoredAnswer> s = db->answers()->find(p);
+  if (!s) return std::nullopt;
+  Report r;
+  r.rules = rules;
+  r.position = p;
+  r.analysis = s->analysis;
+  r.source = "store";
+  return r;
+}
+
 Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
                          size_t table_bytes, const std::atomic<bool>* stop,
                          const MoveProgress& progress) {
@@ -18,6 +30,8 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
     r.analysis = db->analyse(p, r.probes);
     r.source = "database";
     r.nodes = r.probes;
+  } else if (auto stored = stored_report(rules, p, db)) {
+    out.report = *stored;
   } else {
     const ParallelAnalysis pa = analyse_parallel(rules, p, db, table_bytes, stop, progress);
     r.analysis = pa.analysis;
@@ -30,6 +44,8 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
   }
   copies.check();  // a decoded copy changed under the answer: withheld
   r.seconds = seconds_since(t0);
+  if (r.source == "search" && !out.interrupted && db && db->answers())
+    db->answers()->put(p, {r.analysis, r.nodes, r.seconds, false});
   return out;
 }
 

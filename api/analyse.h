@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <optional>
 
 #include "api/answer.h"
 #include "db/database.h"
@@ -19,13 +20,18 @@ struct Outcome {
   int lower = 0, upper = 0;
 };
 
-// From the database when it holds the position (source "database"), else by a search on all
-// cores that ends at the database's layers (source "search"; db may be null). Throws
+// From the database when it holds the position (source "database"), else from its answer store
+// (source "store"), else by a search on all cores that ends at the database's layers (source
+// "search"; db may be null), whose exact answer is then stored. Throws
 // DatabaseError when a decoded copy changed under the answer (db/block_cache.h). `table_bytes` is
 // per root move (kAnalysisTableBytes or kSearchTableBytes, solver/parallel_search.h).
 Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
                          size_t table_bytes, const std::atomic<bool>* stop = nullptr,
                          const MoveProgress& progress = {});
+
+// The analysis the database's answer store holds for p (db/answer_store.h), source "store";
+// nothing without a store, for a position the database holds, or when none is stored.
+std::optional<Report> stored_report(const Rules& rules, const Position& p, const Database* db);
 
 // The answer of an Outcome: analysis_json, or interrupted_json with the bounds.
 JsonObject outcome_json(const std::string& command, const Outcome& o);

@@ -1,6 +1,7 @@
 // database.cpp: opening the layers of one variant and answering probes through the block cache.
 #include "db/database.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -38,6 +39,8 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
   for (int s = 1; s <= ranker_.max_seeds(); ++s)
     layers_.push_back(std::make_unique<LayerFile>(layer_path(dir, rules, s), rules, s));
   cache_ = std::make_unique<BlockCache>(layers_, cache_bytes, dir);
+  const char* store = std::getenv("KALAH_STORE");
+  if (!store || std::string(store) != "off") answers_ = std::make_unique<AnswerStore>(dir, rules);
 }
 
 size_t Database::search_cache_bytes() {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "db/answer_store.h"
 #include "db/block_cache.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
@@ -53,6 +54,12 @@ class Database : public LeafValues {
   // Throws DatabaseError when a decoded copy changed under the answer given since copy_epoch()
   // was `since`; one fstat per mapped copy.
   void check_copies(uint64_t since) const { cache_->check_copies(since); }
+  // The answer store beside the layers (db/answer_store.h); null when KALAH_STORE=off in the
+  // environment or after use_answer_store(false) (--no-store: searches measured as searches).
+  AnswerStore* answers() const { return answers_.get(); }
+  void use_answer_store(bool on) {
+    if (!on) answers_.reset();
+  }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const { return cache_->value(s, r); }
 
@@ -61,6 +68,7 @@ class Database : public LeafValues {
   Ranker ranker_;
   std::vector<std::unique_ptr<LayerFile>> layers_;
   std::unique_ptr<BlockCache> cache_;
+  std::unique_ptr<AnswerStore> answers_;
 };
 
 // An answer's watch over the decoded copies it reads: made before the answer, check() after it

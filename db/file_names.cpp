@@ -13,9 +13,13 @@
 
 namespace kalah {
 
-std::string layer_file_name(const Rules& r, int s) {
+std::string variant_name(const Rules& r) {
   return "kalah-m" + std::to_string(r.pits) + "-" + to_string(r.capture) + "-" + to_string(r.end) +
-         "-" + to_string(r.remainder) + "-s" + std::to_string(s) + ".kdb";
+         "-" + to_string(r.remainder);
+}
+
+std::string layer_file_name(const Rules& r, int s) {
+  return variant_name(r) + "-s" + std::to_string(s) + ".kdb";
 }
 
 std::string layer_path(const std::string& dir, const Rules& rules, int s) {

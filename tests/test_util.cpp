@@ -19,6 +19,10 @@ namespace kalah::test {
 
 namespace fs = std::filesystem;
 
+// The answer store is off in the whole suite (the kalah processes it starts inherit it), so that
+// every search a test asks for is searched; answer_store_test turns it on for itself.
+const bool kStoreOff = setenv("KALAH_STORE", "off", 0) == 0;
+
 TempDir::TempDir() {
   static int counter = 0;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -193,6 +193,11 @@ std::string Analyst::compute(const Request& r, bool& exact) {
     return analysis_json("serve", analyse_position(rules, p, db, options_.table_bytes).report)
         .str();
   }
+  if (std::optional<Report> stored = stored_report(rules, p, db)) {  // solved before
+    exact = true;
+    stored->seconds = seconds_since(r.arrival);
+    return analysis_json("serve", *stored).str();
+  }
   // Within the budget counted from the request's arrival (waiting included); one that cannot
   // start answers with the bounds every position has.
   const auto bounds = [&] {

@@ -68,12 +68,16 @@ Rules make_rules(int pits, const RuleFlags& flags) {
 
 bool parse_command(const CommandHelp& help, const po::options_description& desc,
                    const po::positional_options_description* positional,
-                   const std::vector<std::string>& args, po::variables_map& vm) {
+                   const std::vector<std::string>& args, po::variables_map& vm,
+                   const po::options_description* hidden) {
   po::options_description all;
   all.add_options()("help,h", "show this help");
   all.add(desc);
+  po::options_description parsed;
+  parsed.add(all);
+  if (hidden) parsed.add(*hidden);
   po::command_line_parser parser(args);
-  parser.options(all);
+  parser.options(parsed);
   if (positional) parser.positional(*positional);
   po::store(parser.run(), vm);
   if (vm.count("help")) {

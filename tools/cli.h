@@ -48,9 +48,11 @@ struct CommandHelp {
   const char* summary;   // a paragraph: what the command does
   const char* examples;  // lines of examples
 };
+// `hidden` options are parsed but not listed (e.g. a positional action word).
 bool parse_command(const CommandHelp& help, const po::options_description& desc,
                    const po::positional_options_description* positional,
-                   const std::vector<std::string>& args, po::variables_map& vm);
+                   const std::vector<std::string>& args, po::variables_map& vm,
+                   const po::options_description* hidden = nullptr);
 
 // Every numeric option is parsed as a signed or floating type (Boost would read "-1" into an
 // unsigned one as a huge number) and checked here: lo <= value <= hi, which NaN never is.
@@ -76,6 +78,7 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only = false);
 int cmd_bench(const std::vector<std::string>& args, bool check_only = false);
 int cmd_serve(const std::vector<std::string>& args, bool check_only = false);
 int cmd_play(const std::vector<std::string>& args, bool check_only = false);
+int cmd_book(const std::vector<std::string>& args, bool check_only = false);
 int cmd_kgp(const std::vector<std::string>& args, bool check_only = false);
 
 }  // namespace kalah

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "api/answer.h"
+#include "db/answer_store.h"
 #include "db/census.h"
 #include "db/decoded_layer.h"
 #include "solver/units.h"
@@ -65,7 +66,7 @@ JsonObject layer_json(const LayerInfo& l) {
 // the decoded copies of those layers (temporaries, stale copies, names kalah does not write), with
 // their sizes, so that info accounts for every byte kalah may have left there.
 std::vector<std::pair<std::string, uint64_t>> other_files(const std::string& dir) {
-  std::set<std::string> known = {"kalah.lock", "decoded"};
+  std::set<std::string> known = {"kalah.lock", "decoded", "answers"};
   for (const VariantFiles& v : list_variants(dir))
     for (const int s : v.layers) {
       known.insert(layer_file_name(v.rules, s));
@@ -136,6 +137,7 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
       if (!l.error.empty()) status = kExitFailure;
     }
     if (!missing.empty()) status = kExitFailure;
+    const AnswerStore::Census stored = AnswerStore(dir, v.rules).census();
     if (json) {
       std::vector<JsonObject> list;
       for (const LayerInfo& l : layers) list.push_back(layer_json(l));
@@ -147,6 +149,10 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
                        .add("bytes", bytes)
                        .add("bytes_per_board", boards ? static_cast<double>(bytes) / boards : 0.0)
                        .add("decoded_bytes", decoded_bytes)
+                       .add("stored_answers", stored.answers)
+                       .add("stored_answer_bytes", stored.answer_bytes)
+                       .add("book_positions", stored.book)
+                       .add("book_bytes", stored.book_bytes)
                        .str()
                 << std::endl;
       continue;
@@ -180,6 +186,11 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
     if (decoded_bytes > 0)
       std::printf("decoded copies for searches: %s in %s/decoded (safe to delete)\n",
                   human_bytes(decoded_bytes).c_str(), dir.c_str());
+    if (stored.answers + stored.book > 0)
+      std::printf(
+          "answer store: %llu answers (%s), opening book: %llu positions (%s)\n",
+          static_cast<unsigned long long>(stored.answers), human_bytes(stored.answer_bytes).c_str(),
+          static_cast<unsigned long long>(stored.book), human_bytes(stored.book_bytes).c_str());
     std::printf("\n");
   }
   print_other_files(dir, json);

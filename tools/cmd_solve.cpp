@@ -148,6 +148,14 @@ int solve_pie(const Job& job) {
 }
 
 int solve_value(const Job& job) {
+  if (std::optional<Report> stored = stored_report(job.rules, job.position, job.db.get())) {
+    stored->seconds = job.elapsed();  // solved before: the whole analysis, at once
+    if (job.json)
+      std::cout << analysis_json("solve", *stored).str() << "\n";
+    else
+      print_text(std::cout, *stored);
+    return kExitOk;
+  }
   // Each proven bound on a terminal: a big game runs for minutes between answers.
   ValueProgress progress;
   if (isatty(STDERR_FILENO))

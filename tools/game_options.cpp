@@ -20,7 +20,10 @@ void add_game_options(po::options_description& desc, GameOptions& o) {
       ("endgame database (kalah build) whose values end the search early; without --db, the "
        "default directory (" +
        default_database_dir() + ") is used when it holds layers of the rules")
-          .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database");
+          .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database")(
+      "no-store", po::bool_switch(&o.no_store),
+      "search even what the database's answer store holds (for measuring; KALAH_STORE=off in "
+      "the environment does the same for every command)");
   add_rule_options(desc, o.rule_flags);
 }
 
@@ -58,7 +61,9 @@ std::string search_database_dir(const GameOptions& o) {
   return o.no_db ? "" : o.db.empty() ? default_database_dir() : o.db;
 }
 
-std::unique_ptr<Database> search_database(const GameOptions& o, const Rules& rules) {
+namespace {
+
+std::unique_ptr<Database> open_search_database(const GameOptions& o, const Rules& rules) {
   // A search probes all over the database: a cache that holds all of it decodes each block once
   // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
   if (!o.db.empty()) return std::make_unique<Database>(o.db, rules, Database::search_cache_bytes());
@@ -71,6 +76,14 @@ std::unique_ptr<Database> search_database(const GameOptions& o, const Rules& rul
     std::cerr << "note: not using the default database: " << e.what() << "\n";
   }
   return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<Database> search_database(const GameOptions& o, const Rules& rules) {
+  std::unique_ptr<Database> db = open_search_database(o, rules);
+  if (db) db->use_answer_store(!o.no_store);
+  return db;
 }
 
 }  // namespace kalah

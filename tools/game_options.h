@@ -22,9 +22,10 @@ struct GameOptions {
   RuleFlags rule_flags;
   std::string db;
   bool no_db = false;
+  bool no_store = false;  // search again what the database's answer store holds
 };
 
-// --pits, --seeds, --position, --moves, --db, --no-db and the rule flags.
+// --pits, --seeds, --position, --moves, --db, --no-db, --no-store and the rule flags.
 void add_game_options(po::options_description& desc, GameOptions& o);
 
 struct Game {

@@ -31,6 +31,8 @@ const Command kCommands[] = {
      kalah::cmd_verify},
     {"bench", "fixed workloads printing build, probe and search throughput and signatures",
      kalah::cmd_bench},
+    {"book", "build the opening book: every position within K plies analysed and kept for good",
+     kalah::cmd_book},
     {"play", "a game against kalah in the terminal: perfect where proven, hints, undo, the record",
      kalah::cmd_play},
     {"kgp", "play on a Kalah Game Protocol server (KGP 1.x freeplay), e.g. in AI tournaments",

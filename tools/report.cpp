@@ -33,6 +33,8 @@ void print_text(std::ostream& out, const Report& r) {
     }
     out << "\n";
   }
+  if (r.source == "store")
+    out << "from the answer store beside the database (solved before; --no-store searches again)\n";
   print_counts(out, r.source == "database" ? "positions looked up" : "nodes", r.nodes, r.probes,
                r.seconds);
 }

@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   using Command = int (*)(const std::vector<std::string>&, bool);
   const Command commands[] = {cmd_solve, cmd_build, cmd_query, cmd_info, cmd_verify,
-                              cmd_bench, cmd_serve, cmd_play,  cmd_kgp};
+                              cmd_bench, cmd_serve, cmd_play,  cmd_kgp,  cmd_book};
   const Command command = commands[data[0] % std::size(commands)];
   std::vector<std::string> args(1);
   for (size_t i = 1; i < size; ++i) {

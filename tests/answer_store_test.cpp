@@ -1,0 +1,189 @@
+// answer_store_test.cpp: the answer store beside a database. Records round-trip; a damaged,
+// truncated or foreign record is refused and the answer computed again; concurrent writers
+// leave only sound records; a full store evicts the least recently used answers but never the
+// book; KALAH_STORE=off and --no-store turn it off.
+#include "db/answer_store.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "api/analyse.h"
+#include "solver/notation.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+const Rules kRules{4};
+constexpr int kTop = 8;
+
+class Store : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<test::TempDir>();
+    test::build(dir_->str(), kRules, kTop);
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+  void SetUp() override {
+    unsetenv("KALAH_STORE");  // the suite runs with the store off
+    std::filesystem::remove_all(dir_->str("answers"));
+  }
+
+  // Positions above the database: searched, so stored.
+  static std::vector<Position> positions() {
+    std::vector<Position> out;
+    for (int n = 3; n <= 5; ++n) out.push_back(start_position(4, n));
+    out.push_back(parse_position("3,0,4,4/3,3,3,3/1,0").position);
+    return out;
+  }
+
+  static std::unique_ptr<test::TempDir> dir_;
+};
+std::unique_ptr<test::TempDir> Store::dir_;
+
+void expect_same(const Analysis& a, const Analysis& b) {
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.board_value, b.board_value);
+  EXPECT_EQ(a.finished, b.finished);
+  ASSERT_EQ(a.moves.size(), b.moves.size());
+  for (size_t i = 0; i < a.moves.size(); ++i) {
+    EXPECT_EQ(a.moves[i].pit, b.moves[i].pit);
+    EXPECT_EQ(a.moves[i].value, b.moves[i].value);
+    EXPECT_EQ(a.moves[i].turn, b.moves[i].turn);
+  }
+  EXPECT_EQ(a.best_line, b.best_line);
+}
+
+TEST_F(Store, ASolvedPositionIsAnsweredFromTheStoreAfterARestart) {
+  for (const Position& p : positions()) {
+    Outcome first, again;
+    {
+      const Database db(dir_->str(), kRules);
+      first = analyse_position(kRules, p, &db, 1 << 20);
+      EXPECT_EQ(first.report.source, "search");
+    }
+    {
+      const Database db(dir_->str(), kRules);  // another process, as far as the store knows
+      again = analyse_position(kRules, p, &db, 1 << 20);
+    }
+    EXPECT_EQ(again.report.source, "store");
+    EXPECT_EQ(again.report.nodes, 0u);
+    expect_same(again.report.analysis, first.report.analysis);
+  }
+}
+
+TEST_F(Store, ADamagedRecordIsRefusedAndComputedAgain) {
+  const Position p = positions()[1];
+  const Database db(dir_->str(), kRules);
+  const Analysis truth = analyse_position(kRules, p, &db, 1 << 20).report.analysis;
+  AnswerStore& store = *db.answers();
+  const std::string file = store.path(p, false);
+  const std::string good = test::read_file(file);
+  const auto write = [&](const std::string& text) { std::ofstream(file) << text; };
+  std::string flipped = good;
+  flipped[flipped.find("value ") + 6] ^= 1;  // one bit of the value
+  const Position other = positions()[0];
+  std::string foreign = store.record(other, {truth, 1, 1, false});  // sound, of another position
+  for (const std::string& damage :
+       {flipped, good.substr(0, good.size() / 2), std::string(), foreign,
+        good.substr(0, good.find("checksum")) + "checksum 0000000000000000\n"}) {
+    write(damage);
+    EXPECT_FALSE(store.find(p)) << damage;
+    EXPECT_FALSE(std::filesystem::exists(file));  // refused records go
+    write(damage);
+    const Outcome again = analyse_position(kRules, p, &db, 1 << 20);
+    EXPECT_EQ(again.report.source, "search");
+    expect_same(again.report.analysis, truth);
+    EXPECT_EQ(test::read_file(file).substr(0, 80), good.substr(0, 80));  // stored again
+  }
+}
+
+TEST_F(Store, ConcurrentWritersLeaveOnlySoundRecords) {
+  const Database db(dir_->str(), kRules);
+  std::vector<Analysis> truth;
+  for (const Position& p : positions())
+    truth.push_back(analyse_position(kRules, p, &db, 1 << 20).report.analysis);
+  std::filesystem::remove_all(dir_->str("answers"));
+  std::vector<std::thread> writers;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 8; ++t)
+    writers.emplace_back([&, t] {
+      AnswerStore store(dir_->str(), kRules);
+      for (int i = 0; i < 200; ++i) {
+        const size_t k = (t + i) % truth.size();
+        const Position p = positions()[k];
+        if (i % 2)
+          store.put(p, {truth[k], 7, 0.5, false});
+        else if (auto s = store.find(p); s && s->analysis.value != truth[k].value)
+          ++wrong;
+      }
+    });
+  for (auto& w : writers) w.join();
+  EXPECT_EQ(wrong, 0);
+  AnswerStore store(dir_->str(), kRules);
+  for (size_t k = 0; k < truth.size(); ++k) {
+    const auto s = store.find(positions()[k]);
+    ASSERT_TRUE(s);
+    expect_same(s->analysis, truth[k]);
+  }
+  for (const auto& e : std::filesystem::directory_iterator(store.dir()))
+    EXPECT_NE(e.path().string().find(".answer"), std::string::npos) << e.path();  // no temporaries
+  EXPECT_EQ(store.census().answers, truth.size());
+}
+
+TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
+  const Database db(dir_->str(), kRules);
+  const Position p0 = positions()[0];
+  const Analysis a = analyse_position(kRules, p0, &db, 1 << 20).report.analysis;
+  AnswerStore store(dir_->str(), kRules, 8 * 4096);  // eight records
+  store.put(p0, {a, 1, 1, true});                     // the book
+  std::vector<Position> filler;
+  std::mt19937_64 rng(3);
+  while (filler.size() < 20) {  // stored as if analysed: eviction looks at files, not values
+    Position p = p0;
+    for (int i = 0; i < 8; ++i) p.board.pits[i] = 1 + rng() % 9;
+    filler.push_back(p);
+  }
+  for (const Position& p : filler) {
+    Analysis fake = a;
+    fake.value = p.mover_store - p.opponent_store + fake.board_value;
+    fake.moves.clear();
+    for (int pit = 0; pit < 4; ++pit) fake.moves.push_back({pit, 0, {pit}});
+    ASSERT_TRUE(store.put(p, {fake, 1, 1, false}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // distinct modification times
+  }
+  const AnswerStore::Census c = store.census();
+  EXPECT_LE(c.answer_bytes, 8u * 4096);
+  EXPECT_GE(c.answers, 4u);
+  EXPECT_EQ(c.book, 1u);
+  EXPECT_TRUE(store.find(p0));                  // the book stays
+  EXPECT_TRUE(store.find(filler.back()));       // the newest answers stay
+  EXPECT_FALSE(store.find(filler.front()));     // the oldest went
+}
+
+TEST_F(Store, OffByEnvironmentAndFlag) {
+  const Position p = positions()[0];
+  setenv("KALAH_STORE", "off", 1);
+  {
+    const Database db(dir_->str(), kRules);
+    EXPECT_EQ(db.answers(), nullptr);
+    EXPECT_EQ(analyse_position(kRules, p, &db, 1 << 20).report.source, "search");
+  }
+  unsetenv("KALAH_STORE");
+  EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));
+  const std::string solve = "solve --pits 4 --seeds 3 --json --db " + dir_->str();
+  EXPECT_NE(test::kalah(solve).out.find("\"source\": \"search\""), std::string::npos);
+  EXPECT_NE(test::kalah(solve).out.find("\"source\": \"store\""), std::string::npos);
+  EXPECT_NE(test::kalah(solve + " --no-store").out.find("\"source\": \"search\""),
+            std::string::npos);
+  EXPECT_NE(test::kalah(solve + " --value-only").out.find("\"source\": \"store\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace kalah

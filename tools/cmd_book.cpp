@@ -1,0 +1,175 @@
+// cmd_book.cpp: `kalah book build`, the opening book: every position within K plies of a start,
+// analysed and kept in the database's answer store (db/answer_store.h) for good.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+#include "api/analyse.h"
+#include "solver/notation.h"
+#include "solver/threads.h"
+#include "solver/units.h"
+#include "tools/cli.h"
+#include "tools/game_options.h"
+
+namespace kalah {
+namespace {
+
+struct BookOptions {
+  GameOptions game;
+  int plies = -1;
+  bool json = false;
+  int threads = 0;
+};
+
+constexpr CommandHelp kHelp = {
+    "book", "kalah book build [--pits M] --seeds N [rule flags] --plies K [--db DIR] [--json]",
+    "Builds the opening book of Kalah(M,N): every position within K plies of the start (a ply\n"
+    "is one pit played, extra turns included) is analysed exactly (value, every move's value,\n"
+    "best line) and kept in the answer store beside the database, DIR/answers, for good (the\n"
+    "store's other answers are evicted when it is full, the book's never). Afterwards 'solve',\n"
+    "'query', 'serve', 'play', the library and Python answer those positions in milliseconds.\n"
+    "Positions the database holds are skipped (answered from it anyway), and so are positions\n"
+    "already in the book: an interrupted build resumes where it stopped. Needs the database of\n"
+    "the rules (kalah build); each position costs about one 'kalah solve' (the README lists\n"
+    "what each depth costs).",
+    "  kalah book build --seeds 4 --plies 2                Kalah(6,4), standard capture\n"
+    "  kalah book build --seeds 3 --capture empty --plies 4\n"};
+
+struct Entry {
+  Position position;
+  int ply;
+  std::vector<Turn> record;
+};
+
+// Positions within `plies` of the start, breadth first, each once (the first record that
+// reaches it); finished games left out.
+std::vector<Entry> book_positions(const Rules& rules, const Position& start, int plies) {
+  std::vector<Entry> out;
+  std::set<std::string> seen{format_absolute(start, rules.pits)};
+  if (!is_terminal(rules, start.board)) out.push_back({start, 0, {}});
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].ply == plies) continue;
+    for (int pit = 0; pit < rules.pits; ++pit) {
+      if (!out[i].position.board.pits[pit]) continue;
+      const Position next = apply(rules, out[i].position, pit);
+      if (is_terminal(rules, next.board) || !seen.insert(format_absolute(next, rules.pits)).second)
+        continue;
+      Entry e{next, out[i].ply + 1, out[i].record};
+      record_ply(e.record, out[i].position.mover, pit);
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+int build_book(const BookOptions& o, const Game& game) {
+  if (o.game.no_db) throw UsageError("the book is kept beside a database: give --db or none");
+  std::unique_ptr<Database> db = search_database(o.game, game.rules);
+  if (!db)
+    throw UsageError("no database of " + describe(game.rules) + " with " +
+                     std::to_string(game.rules.pits) + " pits in " + search_database_dir(o.game) +
+                     " to keep the book beside: build it first (kalah build)");
+  if (!db->answers()) throw UsageError("the answer store is off (KALAH_STORE=off)");
+  AnswerStore& store = *db->answers();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
+  int computed = 0, kept = 0, in_database = 0;
+  uint64_t nodes = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    const char* what;
+    std::optional<StoredAnswer> s;
+    if (seeds(e.position.board) <= db->max_seeds()) {
+      ++in_database;
+      what = "database";
+    } else if ((s = store.find(e.position)) && s->book) {
+      ++kept;
+      what = "kept";
+    } else {
+      if (!s) {  // an answer solved before becomes the book's without a search
+        const Outcome out = analyse_position(game.rules, e.position, db.get(), kAnalysisTableBytes);
+        s = StoredAnswer{out.report.analysis, out.report.nodes, out.report.seconds, false};
+        nodes += out.report.nodes;
+      }
+      s->book = true;
+      if (!store.put(e.position, *s))
+        throw std::runtime_error("cannot write the book into " + store.dir());
+      ++computed;
+      what = "analysed";
+    }
+    const double elapsed = seconds_since(t0);
+    if (o.json) {
+      std::cout << variant_json("book", game.rules)
+                       .add("event", "position")
+                       .add("index", i + 1)
+                       .add("of", entries.size())
+                       .add("ply", e.ply)
+                       .add("moves", format_record(e.record))
+                       .add("position", format_absolute(e.position, game.rules.pits))
+                       .add("source", what)
+                       .add("value", s ? s->analysis.value : 0)
+                       .add("seconds", elapsed)
+                       .str()
+                << std::endl;
+    } else if (s) {
+      std::printf("[%zu/%zu] ply %d %-24s value %4s  %-8s  %.1f s\n", i + 1, entries.size(), e.ply,
+                  e.record.empty() ? "(start)" : format_record(e.record).c_str(),
+                  signed_number(s->analysis.value).c_str(), what, elapsed);
+      std::fflush(stdout);
+    }
+  }
+  const AnswerStore::Census c = store.census();
+  if (o.json)
+    std::cout << variant_json("book", game.rules)
+                     .add("event", "done")
+                     .add("positions", entries.size())
+                     .add("analysed", computed)
+                     .add("kept", kept)
+                     .add("in_database", in_database)
+                     .add("nodes", nodes)
+                     .add("seconds", seconds_since(t0))
+                     .add("book_positions", c.book)
+                     .add("book_bytes", c.book_bytes)
+                     .str()
+              << std::endl;
+  else
+    std::printf(
+        "book of %s within %d plies: %zu positions (%d analysed, %d kept from before, %d in the "
+        "database), %.1f s; the store holds %llu book positions (%s) in %s\n",
+        game.title.c_str(), o.plies, entries.size(), computed, kept, in_database, seconds_since(t0),
+        static_cast<unsigned long long>(c.book), human_bytes(c.book_bytes).c_str(),
+        store.dir().c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_book(const std::vector<std::string>& args, bool check_only) {
+  BookOptions o;
+  po::options_description desc("options");
+  add_game_options(desc, o.game);
+  desc.add_options()("plies", po::value(&o.plies)->value_name("K"),
+                     "every position within K plies (pits played) of the start")(
+      "json", po::bool_switch(&o.json), "one JSON object per position, then a summary");
+  add_threads_option(desc, o.threads);
+  std::string action;
+  po::options_description hidden;
+  hidden.add_options()("action", po::value(&action));
+  po::positional_options_description positional;
+  positional.add("action", 1);
+  po::variables_map vm;
+  if (!parse_command(kHelp, desc, &positional, args, vm, &hidden)) return kExitOk;
+  if (action != "build")
+    throw UsageError(action.empty()
+                         ? "say what to do: kalah book build ..."
+                         : "no book action '" + printable_input(action, 20) + "' (only 'build')");
+  if (o.plies < 0) throw UsageError("give --plies K, how deep the book goes");
+  check_range("--plies", o.plies, 0, 12);
+  const ThreadLimit limit(o.threads);
+  const Game game = resolve_game(o.game);
+  if (check_only) return kExitOk;
+  return build_book(o, game);
+}
+
+}  // namespace kalah
