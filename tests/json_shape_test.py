@@ -102,7 +102,8 @@ class Shape(unittest.TestCase):
 
     def test_info_verify_bench(self):
         info = objects("info", "--db", self.db, "--json")[0]
-        self.answer(info, "info", {"pits", "rules", "layers", "boards", "bytes"})
+        self.answer(info, "info", {"pits", "rules", "layers", "boards", "bytes", "stored_answers",
+                                   "stored_answer_bytes", "book_positions", "book_bytes"})
         self.assertEqual([l["seeds"] for l in info["layers"]], list(range(1, 9)))
         self.assertEqual(info["layers"][0]["written_by"], VERSION)
         verify = objects("verify", "--db", self.db, "--json")[0]
@@ -110,6 +111,34 @@ class Shape(unittest.TestCase):
         self.assertTrue(verify["ok"])
         bench = objects("bench", "--pits", "3", "--max-seeds", "6", "--probes", "100", "--json")[0]
         self.answer(bench, "bench", {"pits", "rules", "build", "probe", "search", "signature"})
+
+    def test_book(self):
+        events = objects("book", "build", "--db", self.db, "--pits", "4", "--seeds", "2",
+                         "--plies", "1", "--json")
+        for e in events[:-1]:
+            self.answer(e, "book", {"pits", "rules", "event", "index", "of", "ply", "moves",
+                                    "position", "source", "value", "seconds"})
+        self.answer(events[-1], "book", {"pits", "rules", "event", "positions", "analysed", "kept",
+                                         "in_database", "nodes", "seconds", "book_positions",
+                                         "book_bytes"})
+
+    def test_move_choice(self):
+        # /api/v1/move's object, as the library builds it: through a server.
+        import urllib.request
+        server = subprocess.Popen([EXE, "serve", "--db", self.db, "--port", "0", "--json"],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            url = json.loads(server.stdout.readline())["url"]
+            for position, keys in [("2,2,2,2/2,2,2,2", {"pit", "proven", "value", "source",
+                                                        "extra_turn", "next_position",
+                                                        "next_absolute", "seconds"}),
+                                   ("0,0,0,0/1,0,0,0/3,4", {"finished", "value", "result"})]:
+                with urllib.request.urlopen(f"{url}api/v1/move?position={position}") as r:
+                    self.answer(json.loads(r.read()), "serve", POSITION | keys)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            server.stdout.close()
 
 
 if __name__ == "__main__":

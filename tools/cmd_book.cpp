@@ -135,11 +135,11 @@ int build_book(const BookOptions& o, const Game& game) {
               << std::endl;
   else
     std::printf(
-        "book of %s within %d plies: %zu positions (%d analysed, %d kept from before, %d in the "
+        "book of %s within %d %s: %zu positions (%d analysed, %d kept from before, %d in the "
         "database), %.1f s; the store holds %llu book positions (%s) in %s\n",
-        game.title.c_str(), o.plies, entries.size(), computed, kept, in_database, seconds_since(t0),
-        static_cast<unsigned long long>(c.book), human_bytes(c.book_bytes).c_str(),
-        store.dir().c_str());
+        game.title.c_str(), o.plies, o.plies == 1 ? "ply" : "plies", entries.size(), computed, kept,
+        in_database, seconds_since(t0), static_cast<unsigned long long>(c.book),
+        human_bytes(c.book_bytes).c_str(), store.dir().c_str());
   return kExitOk;
 }
 
