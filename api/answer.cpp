@@ -6,6 +6,7 @@
 #include "api/move_choice.h"
 #include "kalah/version.h"
 #include "solver/notation.h"
+#include "solver/parallel_search.h"
 
 namespace kalah {
 
@@ -75,6 +76,20 @@ JsonObject move_json(const std::string& command, const Rules& rules, const Posit
       .add("next_position", format_relative(next, rules.pits))
       .add("next_absolute", format_absolute(next, rules.pits))
       .add("seconds", seconds);
+}
+
+JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
+                         const AnalysisProgress* so_far) {
+  JsonObject out = position_json(command, rules, p).add("running", true);
+  if (!so_far) return out;
+  std::vector<JsonObject> moves;
+  for (const MoveBounds& m : so_far->moves)
+    moves.push_back(JsonObject().add("pit", m.pit + 1).add("lower", m.lower).add("upper", m.upper));
+  return out.add("lower", so_far->lower)
+      .add("upper", so_far->upper)
+      .add("done", so_far->done)
+      .add("total", so_far->total)
+      .add("moves", moves);
 }
 
 JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,

@@ -56,6 +56,11 @@ JsonObject interrupted_json(const std::string& command, const Rules& rules, cons
 struct MoveChoice;
 JsonObject move_json(const std::string& command, const Rules& rules, const Position& p,
                      const MoveChoice& choice, double seconds);
+// What a running full analysis has proven (solver/parallel_search.h): position_json plus running,
+// and when anything is proven, lower, upper, done, total, moves (each pit 1..m, lower, upper).
+struct AnalysisProgress;
+JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
+                         const AnalysisProgress* so_far);
 // The pie rule: position_json plus pie, value, result, best_opening, openings.
 JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
                     const PieAnalysis& pie);

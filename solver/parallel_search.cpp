@@ -245,16 +245,29 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
     return out;
   }
   RootSearch root(rules, p.board, leaves, table_bytes, stop);
-  const auto go_on = [&](const Bounds&) { return !(stop && stop->load()); };
+  const auto report = [&] {
+    if (!progress) return;
+    AnalysisProgress now;
+    now.total = static_cast<int>(root.moves.size());
+    const Bounds b = root_bounds(root.moves);
+    now.lower = stores + b.lower;
+    now.upper = stores + b.upper;
+    for (const RootMove& t : root.moves) {
+      now.done += t.bounds.exact();
+      now.moves.push_back({t.pit, stores + t.bounds.lower, stores + t.bounds.upper});
+    }
+    progress(now);
+  };
+  const auto go_on = [&](const Bounds&) {
+    report();
+    return !(stop && stop->load());
+  };
   // The value first: it settles the best move and bounds every other; then each other move's
   // exact value, every thread on it, over the same table.
   root.value(go_on);
-  const int total = static_cast<int>(root.moves.size());
-  int valued = 0;
-  for (RootMove& t : root.moves) {
-    if (go_on(t.bounds) && !t.bounds.exact()) root.settle(t, go_on);
-    if (t.bounds.exact() && progress) progress(++valued, total);
-  }
+  report();
+  for (RootMove& t : root.moves)
+    if (!(stop && stop->load()) && !t.bounds.exact()) root.settle(t, go_on);
   add_counts(root.moves, out.nodes, out.probes);
   const Bounds proven = root_bounds(root.moves);
   out.lower = stores + proven.lower;

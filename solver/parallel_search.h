@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "solver/analysis.h"
 #include "solver/leaf_values.h"
@@ -37,8 +38,19 @@ struct ParallelAnalysis {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
 };
 
-// Called from worker threads as root moves are valued: moves done so far, of `total`.
-using MoveProgress = std::function<void(int done, int total)>;
+// What a full analysis has proven so far: the position's bounds and each legal move's (in pit
+// order; final margins for the mover, stores included), and how many moves are exact.
+struct MoveBounds {
+  int pit = 0;  // 0-based
+  int lower = 0, upper = 0;
+};
+struct AnalysisProgress {
+  int done = 0, total = 0;
+  int lower = 0, upper = 0;
+  std::vector<MoveBounds> moves;
+};
+// Called on the analysing thread after the value is found and after each test on a move.
+using MoveProgress = std::function<void(const AnalysisProgress&)>;
 // `leaves` may be null (search alone); `table_bytes` is per root move. Ctrl-C: `stop`.
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop = nullptr,

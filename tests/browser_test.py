@@ -184,7 +184,8 @@ class Board(unittest.TestCase):
             print(f"first pit playable {time.monotonic() - loaded:.2f} s after the page was asked for",
                   file=sys.stderr)
             for pit in (3, 6, 1):  # 3 earns South an extra turn; 6 and 1 then pass the turn
-                self.assertFalse(b.find_elements(By.CSS_SELECTOR, ".pit .value"), "values arrived")
+                self.assertFalse(b.find_elements(By.CSS_SELECTOR, ".pit .value:not(.bounds)"),
+                                 "values arrived")
                 before = self.shown_position()
                 q = urllib.parse.urlencode({"position": before})
                 with urllib.request.urlopen(f"{url}api/v1/moves?{q}", timeout=10) as r:
@@ -193,6 +194,21 @@ class Board(unittest.TestCase):
                 target = next(m for m in moves if m["pit"] == pit)["absolute"]
                 WebDriverWait(b, 10).until(lambda _: self.shown_position() == target)
                 WebDriverWait(b, 10).until(playable)
+            # Left on a position whose analysis takes this server some seconds, the bounds on
+            # each move appear as they are proven, before the exact values; leaving the
+            # position stops that search.
+            b.get(url + "?position=4,3,4,3,3,3/3,3,4,3,3,4")
+            shown = time.monotonic()
+            WebDriverWait(b, 60).until(
+                lambda _: b.find_elements(By.CSS_SELECTOR, ".pit .value.bounds"))
+            print(f"first bounds {time.monotonic() - shown:.1f} s after the position was shown",
+                  file=sys.stderr)
+            search = b.execute_script("return state.search")
+            progress = lambda: json.loads(urllib.request.urlopen(
+                f"{url}api/v1/progress?search={search}", timeout=10).read())
+            self.assertTrue(progress()["running"])
+            b.find_element(By.CSS_SELECTOR, ".pit.playable").click()
+            WebDriverWait(b, 10).until(lambda _: not progress()["running"])
         finally:
             server.terminate()
             server.wait(timeout=30)

@@ -24,6 +24,10 @@ POSITIONS = ["0,0,2,1/1,2,0,2/15,14", "3,0,2,1/0,2,1,1/4,5", "1,1,1,1/1,1,1,1",
              "1,0,2,1,6,0,3,1,0,2,N", "0,0,0,1/2,0,0,0/20,3", "2,2,2,2/2,2,2,2"]  # last: 16 seeds
 
 
+def progress_head(answer):
+    return {k: answer[k] for k in ("kalah_version", "command", "search")}
+
+
 def flags(rules):
     return [f"--{k}={v}" for k, v in rules.items()]
 
@@ -80,6 +84,37 @@ class Serve(unittest.TestCase):
         self.assertEqual(status, 200, second)
         self.assertEqual(without_timing(second), without_timing(want))
         self.assertIsNone(self.server.poll())
+
+    def test_a_named_search_shows_its_progress_and_stops_when_cancelled(self):
+        pos = "4,4,4,4,4/4,4,4,4,4"  # Kalah(5,4): no database, seconds of search
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            running = pool.submit(self.get, "api/v1/analyse", position=pos, search="t-1",
+                                  budget_ms=60000)
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                status, progress = self.get("api/v1/progress", search="t-1")
+                self.assertEqual(status, 200, progress)
+                if "moves" in progress:
+                    break
+                time.sleep(0.05)
+            self.assertTrue(progress["running"], progress)
+            self.assertEqual([m["pit"] for m in progress["moves"]], [1, 2, 3, 4, 5])
+            self.assertTrue(all(m["lower"] <= m["upper"] for m in progress["moves"]))
+            self.assertLessEqual(progress["lower"], progress["upper"])
+            stopped = time.time()
+            self.assertEqual(self.get("api/v1/cancel", search="t-1"),
+                             (200, {**progress_head(progress), "cancelled": True}))
+            status, answer = running.result(timeout=30)
+            self.assertLess(time.time() - stopped, 5)
+            self.assertEqual(status, 200)
+            self.assertTrue(answer["interrupted"], answer)
+            self.assertLessEqual(answer["lower"], answer["upper"])
+        self.assertFalse(self.get("api/v1/progress", search="t-1")[1]["running"])
+        self.assertFalse(self.get("api/v1/cancel", search="t-1")[1]["cancelled"])
+        for bad in [{"search": "a b"}, {"search": "x" * 65}, {}, {"search": "a", "x": "1"}]:
+            self.assertEqual(self.get("api/v1/progress", **bad)[0], 400, bad)
+            self.assertEqual(self.get("api/v1/cancel", **bad)[0], 400, bad)
+        self.assertEqual(self.get("api/v1/analyse", position=pos, search="bad name")[0], 400)
 
     def test_startup_names_the_databases(self):
         self.assertEqual(self.hello["command"], "serve")

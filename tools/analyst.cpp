@@ -1,7 +1,9 @@
 // analyst.cpp: answers of `kalah serve` (tools/analyst.h).
 #include "tools/analyst.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -31,6 +33,23 @@ int64_t number(const std::string& name, const std::string& text, int64_t lo, int
                                 std::to_string(hi) + ", got '" + printable_input(text, 40) + "'");
   return v;
 }
+
+}  // namespace
+
+std::string search_name(const Analyst::Params& params) {
+  const auto it = params.find("search");
+  if (it == params.end()) return "";
+  const std::string& id = it->second;
+  const bool ok = !id.empty() && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+  if (!ok)
+    throw std::invalid_argument("search must be 1..64 letters, digits, '-' or '_', got '" +
+                                printable_input(id, 40) + "'");
+  return id;
+}
+
+namespace {
 
 // The absolute form: the answer names the side to move, which the relative form leaves out.
 std::string cache_key(const Analyst::Request& r) {
@@ -72,7 +91,7 @@ const Database* Analyst::database(const Rules& rules) const {
 Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arrival) const {
   for (const auto& [name, value] : params)
     if (name != "position" && name != "pits" && name != "capture" && name != "end" &&
-        name != "remainder" && name != "budget_ms" && name != "value_only")
+        name != "remainder" && name != "budget_ms" && name != "value_only" && name != "search")
       throw std::invalid_argument("unknown parameter '" + printable_input(name, 40) + "'");
   const auto get = [&](const char* name, const char* fallback) {
     const auto it = params.find(name);
@@ -90,6 +109,7 @@ Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arriva
   validate(r.rules);
   r.position = parsed.position;
   r.value_only = number("value_only", get("value_only", "0"), 0, 1) == 1;
+  r.search_id = search_name(params);
   r.arrival = arrival;
   r.deadline = arrival + (params.count("budget_ms")
                               ? std::chrono::milliseconds(number("budget_ms", get("budget_ms", ""),
@@ -138,26 +158,63 @@ std::string Analyst::answer(const Request& r) {
 std::string Analyst::in_search_slot(
     const Request& r, const std::function<std::string(std::atomic<bool>& stop)>& search,
     const std::function<std::string()>& busy) {
-  if (!searches_.try_acquire_until(r.deadline)) return busy();
-  struct Slot {
-    std::counting_semaphore<1024>& searches;
-    ~Slot() { searches.release(); }
-  } const slot{searches_};
   std::atomic<bool> stop{false};
   {
     std::lock_guard lock(running_mutex_);
     if (closed_) return busy();
     running_.insert(&stop);
+    if (!r.search_id.empty()) {
+      auto named = std::make_shared<Live>();
+      named->rules = r.rules;
+      named->position = r.position;
+      named->stop = &stop;
+      named_[r.search_id] = named;
+    }
   }
   const struct Unlist {
     Analyst& a;
+    const Request& r;
     std::atomic<bool>* stop;
     ~Unlist() {
       std::lock_guard lock(a.running_mutex_);
       a.running_.erase(stop);
+      const auto it = a.named_.find(r.search_id);
+      if (it != a.named_.end() && it->second->stop == stop) a.named_.erase(it);
     }
-  } unlist{*this, &stop};
+  } unlist{*this, r, &stop};
+  // Waits for a slot in short steps, so that a cancelled search leaves the queue.
+  bool started = false;
+  while (!stop && Clock::now() < r.deadline)
+    if ((started = searches_.try_acquire_for(std::chrono::milliseconds(50)))) break;
+  if (!started) return busy();
+  struct Slot {
+    std::counting_semaphore<1024>& searches;
+    ~Slot() { searches.release(); }
+  } const slot{searches_};
   return search(stop);
+}
+
+std::shared_ptr<Analyst::Live> Analyst::live(const std::string& search_id) {
+  std::lock_guard lock(running_mutex_);
+  const auto it = named_.find(search_id);
+  return it == named_.end() ? nullptr : it->second;
+}
+
+std::string Analyst::progress(const std::string& search_id) {
+  const std::shared_ptr<Live> named = live(search_id);
+  if (!named) return answer_json("serve").add("search", search_id).add("running", false).str();
+  std::lock_guard lock(named->mutex);
+  return progress_json("serve", named->rules, named->position,
+                       named->reported ? &named->so_far : nullptr)
+      .add("search", search_id)
+      .str();
+}
+
+std::string Analyst::cancel(const std::string& search_id) {
+  std::lock_guard lock(running_mutex_);
+  const auto it = named_.find(search_id);
+  if (it != named_.end()) *it->second->stop = true;
+  return answer_json("serve").add("search", search_id).add("cancelled", it != named_.end()).str();
 }
 
 std::string Analyst::move(const Request& r) {
@@ -230,7 +287,15 @@ std::string Analyst::search(const Request& r, const Database* db, std::atomic<bo
   Outcome out;
   {
     const Deadline deadline(r.deadline, stop);
-    out = analyse_position(rules, p, db, options_.table_bytes, &stop);
+    const std::shared_ptr<Live> named = r.search_id.empty() ? nullptr : live(r.search_id);
+    MoveProgress report;
+    if (named)
+      report = [&named](const AnalysisProgress& so_far) {
+        std::lock_guard lock(named->mutex);
+        named->so_far = so_far;
+        named->reported = true;
+      };
+    out = analyse_position(rules, p, db, options_.table_bytes, &stop, report);
   }
   out.report.seconds = seconds_since(r.arrival);
   exact = !out.interrupted;

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "db/database.h"
+#include "solver/parallel_search.h"
 
 namespace kalah {
 
@@ -44,6 +45,7 @@ class Analyst {
     Rules rules;
     Position position;
     bool value_only = false;  // the position's value alone, when it takes a search
+    std::string search_id;    // the client's name for its search: progress() and cancel() by it
     Clock::time_point arrival, deadline;
   };
   // The query parameters of /api/v1/analyse (position, pits, capture, end, remainder,
@@ -60,6 +62,12 @@ class Analyst {
   // The move kalah plays (api/move_choice.h) within the request's budget, as JSON (move_json):
   // perfect when proven in time, else the heuristic's. Not cached.
   std::string move(const Request& r);
+  // What the running search named `search_id` has proven so far (progress_json), or
+  // {"running": false} when none runs under that name. Cheap: for the I/O thread.
+  std::string progress(const std::string& search_id);
+  // Stops the search named `search_id` (running, or waiting for its turn): it answers with the
+  // bounds proven so far. {"cancelled": bool}. Cheap.
+  std::string cancel(const std::string& search_id);
   // prepare and answer.
   std::string analyse(const Params& params) { return answer(prepare(params)); }
 
@@ -86,9 +94,20 @@ class Analyst {
   std::vector<std::unique_ptr<Database>> databases_;
   std::counting_semaphore<1024> searches_;
 
-  // The stop flags of the searches running now, for close().
+  // The stop flags of the searches running now, for close(); and those with a client's name, with
+  // what they have proven so far, for progress() and cancel().
+  struct Live {
+    Rules rules;
+    Position position;
+    std::atomic<bool>* stop;
+    std::mutex mutex;
+    AnalysisProgress so_far;  // under mutex
+    bool reported = false;
+  };
+  std::shared_ptr<Live> live(const std::string& search_id);
   std::mutex running_mutex_;
   std::set<std::atomic<bool>*> running_;
+  std::map<std::string, std::shared_ptr<Live>> named_;
   bool closed_ = false;
 
   // Exact answers by "rules|absolute position", least recently used first.
@@ -96,5 +115,9 @@ class Analyst {
   std::list<std::pair<std::string, std::string>> lru_;
   std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator> cache_;
 };
+
+// The `search` parameter: a client's name for its search (1..64 of [A-Za-z0-9_-]), or "" when
+// absent; throws std::invalid_argument otherwise.
+std::string search_name(const std::map<std::string, std::string>& params);
 
 }  // namespace kalah

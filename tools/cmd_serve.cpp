@@ -48,6 +48,9 @@ constexpr CommandHelp kHelp = {
     "  GET /api/v1/move?position=POS[..][&budget_ms=MS] the move kalah plays there: perfect\n"
     "      when its value is proven within the budget (database or value search), else the\n"
     "      best of a heuristic search, \"proven\": false. The board's computer player uses it.\n"
+    "  With &search=NAME (the client's name for it), /api/v1/analyse's search can be watched,\n"
+    "      GET /api/v1/progress?search=NAME (each move's bounds proven so far), and stopped,\n"
+    "      GET /api/v1/cancel?search=NAME (it answers with its bounds at once).\n"
     "  Bad input: 400 with {\"error\": ...}; unknown paths: 404; methods but GET: 405.\n"
     "Database answers never wait for searches: at most --threads searches run at once, the\n"
     "others queue within their budget. A request must arrive whole within --timeout-ms, with\n"
@@ -71,9 +74,20 @@ Routed route(const std::string& target, Analyst& analyst) {
   const std::string path = target.substr(0, q);
   if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
-  if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move")
+  if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&
+      path != "/api/v1/progress" && path != "/api/v1/cancel")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
   try {
+    if (path == "/api/v1/progress" || path == "/api/v1/cancel") {  // a lock and a lookup
+      const auto params = query_parameters(q == std::string::npos ? "" : target.substr(q + 1));
+      if (params.size() != 1 || !params.count("search"))
+        throw std::invalid_argument(path + " takes one parameter, search");
+      const std::string id = search_name(params);
+      return {Pool::kNone,
+              {200, "application/json",
+               path == "/api/v1/progress" ? analyst.progress(id) : analyst.cancel(id)},
+              {}};
+    }
     const Analyst::Request request =
         analyst.prepare(query_parameters(q == std::string::npos ? "" : target.substr(q + 1)));
     if (path == "/api/v1/moves")  // no search, no database: answered at once

@@ -185,8 +185,9 @@ int solve_value(const Job& job) {
 int solve_full(const Job& job) {
   Progress progress(job);
   Outcome out = analyse_position(
-      job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, [&](int done, int total) {
-        progress.show(std::to_string(done) + " of " + std::to_string(total) + " moves valued");
+      job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
+      [&](const AnalysisProgress& p) {
+        progress.show(std::to_string(p.done) + " of " + std::to_string(p.total) + " moves valued");
       });
   progress.clear();
   if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
