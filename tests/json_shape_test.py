@@ -3,6 +3,7 @@
 usage: python3 json_shape_test.py KALAH_EXECUTABLE
 """
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -18,8 +19,8 @@ POSITION = {"position", "absolute", "pits", "rules", "to_move"}
 MOVE = {"pit", "value", "result", "turn", "position", "absolute"}
 
 
-def objects(*args, stdin=None, status=0):
-    run = subprocess.run([EXE, *args], input=stdin, capture_output=True, text=True)
+def objects(*args, stdin=None, status=0, env=None):
+    run = subprocess.run([EXE, *args], input=stdin, capture_output=True, text=True, env=env)
     if run.returncode != status:
         raise AssertionError(f"kalah {' '.join(args)}: exit {run.returncode}\n{run.stderr}")
     return [json.loads(line) for line in run.stdout.splitlines()]
@@ -113,8 +114,9 @@ class Shape(unittest.TestCase):
         self.answer(bench, "bench", {"pits", "rules", "build", "probe", "search", "signature"})
 
     def test_book(self):
+        store_on = {k: v for k, v in os.environ.items() if k != "KALAH_STORE"}
         events = objects("book", "build", "--db", self.db, "--pits", "4", "--seeds", "2",
-                         "--plies", "1", "--json")
+                         "--plies", "1", "--json", env=store_on)
         for e in events[:-1]:
             self.answer(e, "book", {"pits", "rules", "event", "index", "of", "ply", "moves",
                                     "position", "source", "value", "seconds"})
