@@ -7,6 +7,7 @@
 // both can hold.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "solver/rules.h"
@@ -27,21 +28,23 @@ struct AnyMove {
 
 AnyMove play(const Rules& rules, const AnyBoard& b, int pit);
 
-inline bool is_terminal(const Rules& rules, const AnyBoard& b) {
+// The seeds in the mover's row and in the opponent's.
+inline std::pair<int, int> row_seeds(const AnyBoard& b) {
   int mover = 0, opponent = 0;
   for (int i = 0; i < b.m(); ++i) {
     mover += b.pits[i];
     opponent += b.pits[b.m() + i];
   }
+  return {mover, opponent};
+}
+
+inline bool is_terminal(const Rules& rules, const AnyBoard& b) {
+  const auto [mover, opponent] = row_seeds(b);
   return is_terminal(rules, mover, opponent);
 }
 
 inline int terminal_value(const Rules& rules, const AnyBoard& b) {
-  int mover = 0, opponent = 0;
-  for (int i = 0; i < b.m(); ++i) {
-    mover += b.pits[i];
-    opponent += b.pits[b.m() + i];
-  }
+  const auto [mover, opponent] = row_seeds(b);
   return terminal_value(rules, mover, opponent);
 }
 
