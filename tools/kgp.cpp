@@ -80,10 +80,19 @@ std::string kgp_quote(const std::string& s) {
 }
 
 std::string format_kgp(uint64_t ref, const std::string& name, const std::string& args) {
-  std::string line = ref ? "@" + std::to_string(ref) + " " : "";
+  std::string line;  // appended piece by piece: "@" + ... trips GCC 12's false -Wrestrict
+  if (ref) {
+    line += '@';
+    line += std::to_string(ref);
+    line += ' ';
+  }
   line += name;
-  if (!args.empty()) line += " " + args;
-  return line + "\r\n";
+  if (!args.empty()) {
+    line += ' ';
+    line += args;
+  }
+  line += "\r\n";
+  return line;
 }
 
 KgpBoard parse_kgp_board(const std::string& literal) {
