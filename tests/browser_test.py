@@ -20,6 +20,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -61,6 +62,16 @@ class Board(unittest.TestCase):
             lambda b: b.find_elements(By.CSS_SELECTOR, ".pit.playable .value"))
         return {int(e.get_attribute("data-pit")): int(e.find_element(By.CLASS_NAME, "value").text)
                 for e in self.browser.find_elements(By.CSS_SELECTOR, ".pit.playable")}
+
+    def click(self, css):
+        """Clicks the element, again if the board was redrawn under it (bounds, values)."""
+        def attempt(_):
+            try:
+                self.browser.find_element(By.CSS_SELECTOR, css).click()
+                return True
+            except StaleElementReferenceException:
+                return False
+        WebDriverWait(self.browser, 10).until(attempt)
 
     def shown_position(self):
         query = urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)
@@ -147,9 +158,9 @@ class Board(unittest.TestCase):
             if "game over" in status():
                 break
             position = self.shown_position()
-            pits = [int(e.get_attribute("data-pit"))
-                    for e in b.find_elements(By.CSS_SELECTOR, ".pit.playable")]
-            b.find_element(By.CSS_SELECTOR, f'.pit.playable[data-pit="{rng.choice(pits)}"]').click()
+            pits = b.execute_script(  # at once: the board may be redrawn meanwhile
+                "return [...document.querySelectorAll('.pit.playable')].map(e => +e.dataset.pit)")
+            self.click(f'.pit.playable[data-pit="{rng.choice(pits)}"]')
             WebDriverWait(b, 30).until(lambda _: self.shown_position() != position)
         self.assertIn("game over", status())
         note = b.find_element(By.ID, "computer-note").text
@@ -190,7 +201,7 @@ class Board(unittest.TestCase):
                 q = urllib.parse.urlencode({"position": before})
                 with urllib.request.urlopen(f"{url}api/v1/moves?{q}", timeout=10) as r:
                     moves = json.loads(r.read())["moves"]
-                b.find_element(By.CSS_SELECTOR, f'.pit.playable[data-pit="{pit}"]').click()
+                self.click(f'.pit.playable[data-pit="{pit}"]')
                 target = next(m for m in moves if m["pit"] == pit)["absolute"]
                 WebDriverWait(b, 10).until(lambda _: self.shown_position() == target)
                 WebDriverWait(b, 10).until(playable)
@@ -207,7 +218,7 @@ class Board(unittest.TestCase):
             progress = lambda: json.loads(urllib.request.urlopen(
                 f"{url}api/v1/progress?search={search}", timeout=10).read())
             self.assertTrue(progress()["running"])
-            b.find_element(By.CSS_SELECTOR, ".pit.playable").click()
+            self.click(".pit.playable")
             WebDriverWait(b, 10).until(lambda _: not progress()["running"])
         finally:
             server.terminate()

@@ -11,6 +11,9 @@ namespace kalah {
 
 // The analysis board (tools/board.html), embedded by tools/CMakeLists.txt.
 extern const char* const kBoardHtml;
+extern const char* const kBoardCss;
+extern const char* const kBoardJs;
+extern const char* const kBoardServerJs;
 
 namespace {
 
@@ -66,13 +69,19 @@ std::string error_json(const std::string& message) {
   return answer_json("serve").add("error", message).str();
 }
 
-// The board at /, the moves at /api/v1/moves (at once), kalah's move at /api/v1/move, the
-// analysis at /api/v1/analyse (database answers on the fast pool, searches on theirs), JSON
-// errors everywhere else.
+// The board at / (its style and scripts beside it), the moves at /api/v1/moves (at once), kalah's
+// move at /api/v1/move, the analysis at /api/v1/analyse (database answers on the fast pool,
+// searches on theirs), JSON errors everywhere else.
 Routed route(const std::string& target, Analyst& analyst) {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
   if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
+  if (path == "/board.css") return {Pool::kNone, {200, "text/css; charset=utf-8", kBoardCss}, {}};
+  if (path == "/board.js" || path == "/board_server.js")
+    return {
+        Pool::kNone,
+        {200, "text/javascript; charset=utf-8", path == "/board.js" ? kBoardJs : kBoardServerJs},
+        {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
   if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&
       path != "/api/v1/progress" && path != "/api/v1/cancel")
