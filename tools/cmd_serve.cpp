@@ -9,7 +9,8 @@
 
 namespace kalah {
 
-// The analysis board (tools/board.html), embedded by tools/CMakeLists.txt.
+// The analysis board (tools/board.html and the style and scripts it loads), embedded by
+// tools/CMakeLists.txt.
 extern const char* const kBoardHtml;
 extern const char* const kBoardCss;
 extern const char* const kBoardJs;
