@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kMagic = "kalah-answer 1";
 constexpr uint64_t kBlock = 4096;  // what a small file takes on disk
+constexpr uintmax_t kMaxRecordBytes = 1 << 20;
 
 uint64_t disk_bytes(uint64_t size) {
   return (size + kBlock - 1) / kBlock * kBlock;
@@ -106,7 +107,6 @@ std::optional<StoredAnswer> AnswerStore::read(const std::string& path, const Pos
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > 1 << 20) return std::nullopt;
   // The checksum line last, over every byte before it.
   const size_t at = text.rfind("checksum ");
   if (at == std::string::npos ||
@@ -158,8 +158,10 @@ std::optional<StoredAnswer> AnswerStore::find(const Position& p) const {
   for (bool book : {true, false}) {
     const std::string file = path(p, book);
     std::error_code ec;
-    if (!fs::exists(file, ec)) continue;
-    if (auto s = read(file, p)) {
+    const uintmax_t size = fs::file_size(file, ec);
+    if (ec) continue;  // none stored
+    // A record is about 1 KB: a big file is refused unread.
+    if (std::optional<StoredAnswer> s = size <= kMaxRecordBytes ? read(file, p) : std::nullopt) {
       if (!book) utimensat(AT_FDCWD, file.c_str(), nullptr, 0);  // recently used
       return s;
     }
