@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(g++ cmake make libboost-program-options-dev libtbb-dev libzstd-dev libgtest-dev
           libxxhash-dev
           pybind11-dev python3-dev pkg-config dpkg-dev help2man
-          chromium chromium-driver python3-selenium curl tmux "$@")
+          chromium chromium-driver python3-selenium python3-zstandard curl tmux "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

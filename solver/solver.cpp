@@ -229,4 +229,20 @@ bool Solver::move_reaches(const Board& b, int pit, int v) {
   return move_value(r, search(r.board, w.alpha, w.beta)) >= v;
 }
 
+int Solver::proving_move(const Board& b, int v) {
+  int table_move = -1;
+  if (TranspositionTable::Entry e; seeds(b) > untabled_seeds_ && table_.find(b, e))
+    table_move = e.move;
+  Node node{v - 1, v, -seeds(b) - 1};
+  Children children;
+  generate(b, children);
+  const int count = order(children, table_move, node);
+  if (node.cut()) return node.best_pit;  // a child known at once, or proven by the table
+  for (int i = 0; i < count; ++i) {
+    const int pit = children.pit[children.order[i]];
+    if (move_reaches(b, pit, v)) return pit;
+  }
+  return -1;
+}
+
 }  // namespace kalah

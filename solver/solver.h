@@ -46,6 +46,10 @@ class Solver {
   int search(const Board& b, int alpha, int beta);
   // Whether playing `pit` on b is worth at least v to the mover (one null-window search).
   bool move_reaches(const Board& b, int pit, int v);
+  // A pit whose move is worth at least v to the mover, or -1 when V(b) < v: the moves in search
+  // order, each by a null-window search, after the children whose values are known at once.
+  // b must be neither finished nor in the leaves.
+  int proving_move(const Board& b, int v);
 
   // The bounds on V proven so far by the running or last value() call: after an interruption,
   // what is known.

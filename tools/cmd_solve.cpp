@@ -9,10 +9,12 @@
 #include <mutex>
 
 #include "api/analyse.h"
+#include "db/certificate.h"
 #include "db/database.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
+#include "solver/proof.h"
 #include "solver/threads.h"
 #include "solver/units.h"
 #include "tools/cli.h"
@@ -29,6 +31,7 @@ struct SolveOptions {
   int threads = 0;
   bool pie = false;
   bool value_only = false;
+  std::string certificate;
 };
 
 constexpr CommandHelp kHelp = {
@@ -68,6 +71,7 @@ struct Job {
   std::unique_ptr<Database> db;
   size_t table_bytes = 0;  // per root move
   bool json = false;
+  std::string certificate;  // --certificate FILE
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
   double elapsed() const { return seconds_since(start); }
@@ -116,6 +120,54 @@ class Progress {
   std::mutex mutex_;
 };
 
+// --certificate: the proof of the value found (solver/proof.h), written before the answer is
+// printed so that the answer can name it. Throws SearchInterrupted.
+struct Certified {
+  uint64_t bytes = 0, positions = 0, moves = 0, nodes = 0;
+  double seconds = 0;
+};
+std::optional<Certified> certify(const Job& job, int margin) {
+  if (job.certificate.empty()) return std::nullopt;
+  const Position& p = job.position;
+  const int value = margin - (p.mover_store - p.opponent_store);
+  const auto start = std::chrono::steady_clock::now();
+  ProofWriter proof(job.rules, job.db.get(), kSearchTableBytes);
+  proof.set_stop_flag(&g_stop);
+  Progress progress(job);
+  proof.set_progress([&](uint64_t positions) {
+    progress.show("certificate: " + std::to_string(positions) + " positions");
+  });
+  proof.prove(p.board, value);
+  progress.clear();
+  Certified c;
+  c.bytes = write_certificate(job.certificate,
+                              {job.rules, p, value, job.db.get(), proof.positions()}, proof.moves());
+  c.positions = proof.positions();
+  c.moves = proof.moves().size();
+  c.nodes = proof.search_nodes();
+  c.seconds = seconds_since(start);
+  return c;
+}
+
+// The answer's "certificate" member, or its line of text.
+void add_certificate(JsonObject& answer, const Job& job, const std::optional<Certified>& c) {
+  if (!c) return;
+  answer.add("certificate", JsonObject()
+                                .add("file", job.certificate)
+                                .add("bytes", c->bytes)
+                                .add("positions", c->positions)
+                                .add("moves", c->moves)
+                                .add("nodes", c->nodes)
+                                .add("seconds", c->seconds));
+}
+void print_certificate(const Job& job, const std::optional<Certified>& c) {
+  if (!c) return;
+  std::cout << "certificate: " << job.certificate << ", " << human_bytes(c->bytes) << ", "
+            << c->positions << " positions, " << c->seconds
+            << " s; check it with: check_certificate.py " << job.certificate
+            << (job.db ? " --db DIR" : "") << "\n";
+}
+
 int solve_pie(const Job& job) {
   Solver solver(job.rules, job.table_bytes, job.db.get());
   solver.set_stop_flag(&g_stop);
@@ -147,14 +199,29 @@ int solve_pie(const Job& job) {
   return kExitOk;
 }
 
+// A full analysis, with its certificate when one is asked for.
+int print_analysis(const Job& job, const Report& report) {
+  std::optional<Certified> certificate;
+  try {
+    certificate = certify(job, report.analysis.value);
+  } catch (const SearchInterrupted&) {
+    return interrupted(job, report.analysis.value, report.analysis.value, report.nodes);
+  }
+  if (job.json) {
+    JsonObject answer = analysis_json("solve", report);
+    add_certificate(answer, job, certificate);
+    std::cout << answer.str() << "\n";
+  } else {
+    print_text(std::cout, report);
+    print_certificate(job, certificate);
+  }
+  return kExitOk;
+}
+
 int solve_value(const Job& job) {
   if (std::optional<Report> stored = stored_report(job.rules, job.position, job.db.get())) {
     stored->seconds = job.elapsed();  // solved before: the whole analysis, at once
-    if (job.json)
-      std::cout << analysis_json("solve", *stored).str() << "\n";
-    else
-      print_text(std::cout, *stored);
-    return kExitOk;
+    return print_analysis(job, *stored);
   }
   // Each proven bound on a terminal: a big game runs for minutes between answers.
   ValueProgress progress;
@@ -169,15 +236,22 @@ int solve_value(const Job& job) {
       value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress);
   copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
+  std::optional<Certified> certificate;
+  try {
+    certificate = certify(job, pv.lower);
+  } catch (const SearchInterrupted&) {
+    return interrupted(job, pv.lower, pv.upper, pv.nodes);
+  }
   if (job.json) {
-    std::cout << value_json("solve", job.rules, job.position, pv.lower, pv.nodes, pv.probes,
-                            job.elapsed())
-                     .str()
-              << std::endl;
+    JsonObject answer = value_json("solve", job.rules, job.position, pv.lower, pv.nodes,
+                                   pv.probes, job.elapsed());
+    add_certificate(answer, job, certificate);
+    std::cout << answer.str() << std::endl;
   } else {
     std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(job.position.mover)
               << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
     print_counts(std::cout, "nodes", pv.nodes, pv.probes, job.elapsed());
+    print_certificate(job, certificate);
   }
   return kExitOk;
 }
@@ -192,11 +266,7 @@ int solve_full(const Job& job) {
   progress.clear();
   if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
   out.report.seconds = job.elapsed();
-  if (job.json)
-    std::cout << analysis_json("solve", out.report).str() << "\n";
-  else
-    print_text(std::cout, out.report);
-  return kExitOk;
+  return print_analysis(job, out.report);
 }
 
 int solve_job(const SolveOptions& o, Job& job) {
@@ -230,6 +300,9 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "opening and the best one")(
       "value-only", po::bool_switch(&o.value_only),
       "only the position's value: no move values or line, far less work in big games")(
+      "certificate", po::value(&o.certificate)->value_name("FILE"),
+      "also write a proof of the value to FILE, which tools/check_certificate.py verifies "
+      "without kalah's code (docs/design.md section 8)")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "
       "--value-only)");
@@ -240,9 +313,12 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("tt-mb")) check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
+  if (o.pie && !o.certificate.empty())
+    throw UsageError("--certificate proves a position's value; not with --pie");
   const ThreadLimit limit(o.threads);
   Job job;
   job.json = o.json;
+  job.certificate = o.certificate;
   const Game game = resolve_game(o.game);
   job.rules = game.rules;
   job.position = game.position;

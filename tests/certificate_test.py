@@ -1,0 +1,168 @@
+"""`kalah solve --certificate` against the independent checker (ctest: certificate_test).
+
+Random positions of every rule variant (m = 3..5, with and without a database) get certificates
+that tools/check_certificate.py accepts, proving the value `kalah solve` printed; a certificate
+that claims another value, lacks a move, plays an empty pit or has a move too many, or plays a pit the board lacks, is rejected
+(exit 1); a damaged or missing layer file is unreadable input (exit 2).
+
+usage: python3 certificate_test.py KALAH_EXECUTABLE CHECK_CERTIFICATE_PY
+"""
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import zstandard
+
+EXE = sys.argv.pop(1)
+CHECKER = sys.argv.pop(1)
+VARIANTS = list(itertools.product(("standard", "empty"), ("immediate", "on-turn"),
+                                  ("owner", "discard")))
+
+
+def rule_flags(variant):
+    capture, end, remainder = variant
+    return ["--capture", capture, "--end", end, "--remainder", remainder]
+
+
+def random_position(rng, m, seeds):
+    """A side-relative position with `seeds` on the board and a move for the mover."""
+    while True:
+        pits = [0] * (2 * m)
+        for _ in range(seeds):
+            pits[rng.randrange(2 * m)] += 1
+        if any(pits[:m]) and any(pits[m:]):
+            return ",".join(map(str, pits[:m])) + "/" + ",".join(map(str, pits[m:]))
+
+
+def check(path, db=None, *extra):
+    args = [sys.executable, CHECKER, path] + (["--db", db] if db else []) + list(extra)
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def rewrite(path, out, value=None, moves=None):
+    """A copy of the certificate at `path` with its value line or its moves replaced."""
+    data = read_bytes(path)
+    end = data.index(b"\nend\n") + 5
+    head, frame = data[:end].decode(), data[end:]
+    if value is not None:
+        head = "\n".join(f"value {value}" if line.startswith("value ") else line
+                         for line in head.split("\n"))
+    if moves is not None:
+        head = "\n".join(f"moves {len(moves)}" if line.startswith("moves ") else line
+                         for line in head.split("\n"))
+        frame = zstandard.ZstdCompressor(write_checksum=True).compress(bytes(moves))
+    with open(out, "wb") as f:
+        f.write(head.encode() + frame)
+
+
+def moves_of(path):
+    data = read_bytes(path)
+    return bytearray(zstandard.ZstdDecompressor().decompress(data[data.index(b"\nend\n") + 5:]))
+
+
+class Certificates(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db = os.path.join(cls.tmp.name, "db")
+        for variant in VARIANTS:
+            subprocess.run([EXE, "build", "--db", cls.db, "--pits", "4", "--max-seeds", "8",
+                            *rule_flags(variant)], check=True, capture_output=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def certify(self, position, variant, m, db=None, name="c.cert", full=False):
+        path = os.path.join(self.tmp.name, name)
+        args = [EXE, "solve", position, "--pits", str(m), "--json", "--certificate", path,
+                *rule_flags(variant)] + (["--db", db] if db else ["--no-db"])
+        answer = json.loads(subprocess.run(args + ([] if full else ["--value-only"]),
+                                           check=True, capture_output=True, text=True).stdout)
+        self.assertEqual(answer["certificate"]["file"], path)
+        self.assertEqual(answer["certificate"]["bytes"], os.path.getsize(path))
+        return path, answer["value"]  # stores are 0: the final margin is the board's value
+
+    def assert_proven(self, path, value, db=None):
+        r = check(path, db)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"worth exactly {value:+d}", r.stdout)
+
+    def test_every_variant_with_and_without_a_database(self):
+        rng = random.Random(20261202)
+        for variant in VARIANTS:
+            for m, seeds, db in ((3, 14, None), (4, 14, self.db), (4, 9, self.db), (5, 12, None)):
+                position = random_position(rng, m, seeds)
+                with self.subTest(variant=variant, position=position, db=bool(db)):
+                    path, value = self.certify(position, variant, m, db)
+                    self.assert_proven(path, value, db)
+
+    def test_full_analysis_and_a_position_inside_the_database(self):
+        variant = ("standard", "immediate", "owner")
+        path, value = self.certify("3,3,3,3/3,3,3,3", variant, 4, full=True)
+        self.assert_proven(path, value)
+        path, value = self.certify("1,0,2,1/0,3,0,1", variant, 4, db=self.db)
+        self.assertEqual(len(moves_of(path)), 0)  # the root is a leaf
+        self.assert_proven(path, value, self.db)
+
+    def test_wrong_claims_are_rejected(self):
+        variant = ("empty", "immediate", "owner")
+        path, value = self.certify("2,3,1,4/3,0,2,1", variant, 4, self.db)
+        self.assert_proven(path, value, self.db)
+        bad = os.path.join(self.tmp.name, "bad.cert")
+        moves = moves_of(path)
+        self.assertGreater(len(moves), 3)
+        for what, kwargs in (("value + 2", {"value": value + 2}),
+                             ("value - 2", {"value": value - 2}),
+                             ("a move short", {"moves": moves[:-1]}),
+                             ("a move too many", {"moves": moves + b"\x00"})):
+            with self.subTest(what):
+                rewrite(path, bad, **kwargs)
+                r = check(bad, self.db)
+                self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+                self.assertIn("REJECTED", r.stderr)
+        # The first move played from a pit the board does not have.
+        rewrite(path, bad, moves=bytes([4]) + moves[1:])
+        r = check(bad, self.db)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("pit 5 cannot be played", r.stderr)
+
+    def test_damaged_or_missing_layers_are_unreadable_input(self):
+        variant = ("standard", "on-turn", "discard")
+        path, _ = self.certify("2,2,2,2/1,2,2,1", variant, 4, self.db)
+        damaged = os.path.join(self.tmp.name, "damaged")
+        os.makedirs(damaged, exist_ok=True)
+        names = [n for n in os.listdir(self.db) if "standard-on-turn-discard" in n]
+        for n in names:
+            with open(os.path.join(self.db, n), "rb") as f, \
+                    open(os.path.join(damaged, n), "wb") as g:
+                g.write(f.read())
+        top = os.path.join(damaged, "kalah-m4-standard-on-turn-discard-s8.kdb")
+        data = bytearray(read_bytes(top))
+        data[130] ^= 0x40  # inside the first block
+        with open(top, "wb") as f:
+            f.write(bytes(data))
+        r = check(path, damaged, "--body-checksums")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("s8.kdb", r.stderr)
+        os.remove(top)
+        r = check(path, damaged)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("s8.kdb", r.stderr)
+        r = check(path)  # no --db
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--db", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

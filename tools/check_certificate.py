@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""Checks a kalah certificate: a proof that a Kalah board is worth exactly the value it claims.
+
+Written apart from kalah's C++ code and sharing none of it: the rules (sowing, capture, the end of
+the game), the ranking of boards and the layer files' decoder below follow the documents
+(docs/design.md sections 1, 3, 4, 6 and 8, db/layer_file.h's layout, db/certificate.h's format).
+
+A certificate holds two strategies. "V >= v": one move at each of the mover's turns, every reply
+of the opponent; "V <= v": the same for the opponent. Both are walked depth first to finished
+games (valued by the rules) and to boards with at most leaf-layer seeds (read from the database's
+layer files); a bound is remembered per board once proven. The check accepts only when every move
+is legal, every reply is covered, every leaf agrees with the bound it must meet and the moves are
+used up exactly. What it still trusts is printed: the layer files' values, which
+`kalah verify --full DIR` recomputes from their children.
+
+Exit status: 0 the certificate holds, 1 it does not, 2 the input cannot be read (a usage error, a
+malformed certificate, a missing or damaged layer file).
+"""
+
+import argparse
+import math
+import os
+import struct
+import sys
+import time
+from collections import OrderedDict
+
+try:
+    import zstandard
+except ImportError:  # pragma: no cover - the message is the point
+    sys.exit("check_certificate.py: needs the zstandard module (Debian: apt-get install "
+             "python3-zstandard)")
+
+
+class BadInput(Exception):
+    """The certificate or a layer file cannot be read as what it claims to be."""
+
+
+class Rejected(Exception):
+    """The proof does not hold."""
+
+
+# --- The rules (docs/design.md section 1) -----------------------------------------------------
+
+class Rules:
+    def __init__(self, pits, capture, end, remainder):
+        if not 1 <= pits <= 8:
+            raise BadInput(f"pits {pits} out of range 1..8")
+        for name, value, allowed in (("capture", capture, ("standard", "empty")),
+                                     ("end", end, ("immediate", "on-turn")),
+                                     ("remainder", remainder, ("owner", "discard"))):
+            if value not in allowed:
+                raise BadInput(f"{name}={value}: not one of {', '.join(allowed)}")
+        self.m, self.capture, self.end, self.remainder = pits, capture, end, remainder
+
+    def describe(self):
+        return (f"m={self.m} capture={self.capture} end={self.end} "
+                f"remainder={self.remainder}")
+
+
+def play(rules, board, pit):
+    """Plays pit (0-based) of the mover. board: the mover's m pits in sowing order, then the
+    opponent's. Returns (the board for whoever moves next, seeds the mover gained, extra turn).
+
+    The bins go round: the mover's pits 0..m-1, the mover's store (m), the opponent's pits
+    (m+1..2m), the opponent's store (2m+1), which the mover skips. Mover pit i faces bin 2m-i."""
+    m = rules.m
+    bins = list(board[:m]) + [0] + list(board[m:]) + [0]
+    hand, bins[pit], at = bins[pit], 0, pit
+    while hand:
+        at = (at + 1) % (2 * m + 2)
+        if at != 2 * m + 1:
+            bins[at] += 1
+            hand -= 1
+    extra = at == m
+    if at < m and bins[at] == 1:  # the last seed fell in an empty pit of the mover's row
+        facing = 2 * m - at
+        if bins[facing] or rules.capture == "empty":
+            bins[m] += 1 + bins[facing]
+            bins[at] = bins[facing] = 0
+    gain = bins[m]
+    mover, opponent = tuple(bins[:m]), tuple(bins[m + 1:2 * m + 1])
+    return (mover + opponent if extra else opponent + mover), gain, extra
+
+
+def finished_value(rules, board):
+    """V of a finished board (None if play goes on): what the remainder rule gives the mover
+    minus the opponent."""
+    mover, opponent = sum(board[:rules.m]), sum(board[rules.m:])
+    over = mover == 0 or (rules.end == "immediate" and opponent == 0)
+    if not over:
+        return None
+    return mover - opponent if rules.remainder == "owner" else 0
+
+
+# --- Layer files (docs/design.md sections 4 and 6, db/layer_file.h) ---------------------------
+
+HEADER = struct.Struct("<8sIBBBBHBBIQQQQIIQQQ")
+CODES = {"capture": ("standard", "empty"), "end": ("immediate", "on-turn"),
+         "remainder": ("owner", "discard")}
+P1, P2, MASK = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, (1 << 64) - 1
+
+
+def checksum(data):
+    """db/checksum.h's documented hash: little-endian words (the tail zero-padded), each mixed as
+    h = rotl(h ^ (w * P1), 31) * P2, then the length, then an avalanche."""
+    h = 0x27D4EB2F165667C5
+    padded = data + bytes(-len(data) % 8)
+    for (w,) in struct.iter_unpack("<Q", padded):
+        h ^= (w * P1) & MASK
+        h = ((((h << 31) | (h >> 33)) & MASK) * P2) & MASK
+    h ^= (len(data) * P1) & MASK
+    h ^= h >> 33
+    h = (h * 0xFF51AFD7ED558CCD) & MASK
+    h ^= h >> 33
+    h = (h * 0xC4CEB9FE1A85EC53) & MASK
+    return h ^ (h >> 33)
+
+
+class Layer:
+    """One layer file: its header and index checked when opened, blocks decoded on demand."""
+
+    def __init__(self, path, rules, s, expect_checksum, body_checksums):
+        self.path, self.s, self.rules = path, s, rules
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(128)
+                size = os.fstat(f.fileno()).st_size
+                fields = HEADER.unpack_from(raw) if len(raw) == 128 else None
+                if fields is None:
+                    raise BadInput(f"{path}: shorter than a header")
+                (magic, version, m, capture, end, remainder, layer, encoding, transform,
+                 self.per_block, self.boards, self.blocks, index_at, file_size, flags, _writer,
+                 self.body_checksum, index_checksum, header_checksum) = fields
+                zeroed = raw[:80] + bytes(8) + raw[88:]
+                expect = {
+                    "magic": (magic, b"KALAHDB\x1a"), "format version": (version, 1),
+                    "pits": (m, rules.m),
+                    "capture": (CODES["capture"][capture] if capture < 2 else capture,
+                                rules.capture),
+                    "end": (CODES["end"][end] if end < 2 else end, rules.end),
+                    "remainder": (CODES["remainder"][remainder] if remainder < 2 else remainder,
+                                  rules.remainder),
+                    "layer": (layer, s),
+                    "value encoding": (encoding, 1 if rules.remainder == "owner" else 2),
+                    "transform": (transform, 0),
+                    "boards": (self.boards, layer_size(rules.m, s)),
+                    "blocks": (self.blocks, -(-self.boards // max(self.per_block, 1))),
+                    "file size": (file_size, size), "complete flag": (flags & 1, 1),
+                    "header checksum": (header_checksum, checksum(zeroed)),
+                    "body checksum": (f"{self.body_checksum:016x}", expect_checksum),
+                }
+                for field, (got, want) in expect.items():
+                    if got != want:
+                        raise BadInput(f"{path}: {field} is {got!r}, expected {want!r}")
+                f.seek(index_at)
+                raw_index = f.read(8 * (self.blocks + 1))
+                if len(raw_index) != 8 * (self.blocks + 1) or checksum(raw_index) != index_checksum:
+                    raise BadInput(f"{path}: block index damaged")
+                self.index = [w for (w,) in struct.iter_unpack("<Q", raw_index)]
+                if self.index[0] != 128 or self.index[-1] != index_at:
+                    raise BadInput(f"{path}: block index does not span the blocks")
+                if body_checksums:
+                    f.seek(128)
+                    if checksum(f.read(file_size - 128)) != self.body_checksum:
+                        raise BadInput(f"{path}: body checksum mismatch")
+        except OSError as e:
+            raise BadInput(f"{path}: {e.strerror}") from e
+        self.file = open(path, "rb")
+        self.decoded = 0
+
+    def block(self, i):
+        self.file.seek(self.index[i])
+        frame = self.file.read(self.index[i + 1] - self.index[i])
+        try:  # each frame carries zstd's checksum of its content, checked here
+            values = zstandard.ZstdDecompressor().decompress(frame)
+        except zstandard.ZstdError as e:
+            raise BadInput(f"{self.path}: block {i}: {e}") from e
+        want = min(self.per_block, self.boards - i * self.per_block)
+        top = self.s if self.rules.remainder == "owner" else 2 * self.s
+        if len(values) != want or max(values) > top:
+            raise BadInput(f"{self.path}: block {i} holds values its layer cannot have")
+        self.decoded += 1
+        return values
+
+
+def layer_size(m, s):
+    return math.comb(s + 2 * m - 1, 2 * m - 1)
+
+
+class Database:
+    """V of boards with at most `top` seeds, read through a cache of decoded blocks (2 GiB:
+    the leaves of a proof lie all over the layers, and a block decodes in about a millisecond)."""
+
+    def __init__(self, directory, rules, stamps, body_checksums, cache_blocks=32768):
+        self.rules, self.m = rules, rules.m
+        self.layers = {s: Layer(os.path.join(directory, name), rules, s, stamp, body_checksums)
+                       for s, (name, stamp) in stamps.items()}
+        self.cache, self.cache_blocks = OrderedDict(), cache_blocks
+        self.reads = 0
+        m = rules.m
+        self.rows = [math.comb(k + m - 1, m - 1) for k in range(max(stamps, default=0) + 1)]
+
+    def row_rank(self, row):
+        """The combinatorial number system, read from the pit next to the store back."""
+        m, rank, bar = self.m, 0, 0
+        for j in range(m - 1):
+            bar += row[m - 1 - j]
+            rank += math.comb(bar + j, j + 1)
+        return rank
+
+    def value(self, board):
+        m = self.m
+        mover, opponent = board[:m], board[m:]
+        k, s = sum(mover), sum(board)
+        rank = sum(self.rows[j] * self.rows[s - j] for j in range(k))
+        rank += self.row_rank(mover) * self.rows[s - k] + self.row_rank(opponent)
+        layer = self.layers[s]
+        block, at = divmod(rank, layer.per_block)
+        key = (s, block)
+        values = self.cache.get(key)
+        if values is None:
+            values = self.cache[key] = layer.block(block)
+            if len(self.cache) > self.cache_blocks:
+                self.cache.popitem(last=False)
+        else:
+            self.cache.move_to_end(key)
+        self.reads += 1
+        code = values[at]
+        return 2 * code - s if self.rules.remainder == "owner" else code - s
+
+
+# --- The certificate (db/certificate.h) -------------------------------------------------------
+
+def read_certificate(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(f"{path}: {e.strerror}") from e
+    fields, layers, at = {}, {}, 0
+    while True:
+        end = data.find(b"\n", at)
+        if end < 0:
+            raise BadInput(f"{path}: no 'end' line: not a kalah certificate")
+        line = data[at:end].decode("utf-8", "replace")
+        at = end + 1
+        if line == "end":
+            break
+        key, _, rest = line.partition(" ")
+        if key == "layer":
+            parts = rest.split()
+            if len(parts) != 3 or not parts[0].isdigit():
+                raise BadInput(f"{path}: bad layer line {line!r}")
+            layers[int(parts[0])] = (parts[1], parts[2])
+        else:
+            fields[key] = rest
+    if fields.get("kalah") != "certificate 1":
+        raise BadInput(f"{path}: not a kalah certificate of format 1")
+    try:
+        rules = dict(kv.split("=", 1) for kv in fields["rules"].split())
+        rules = Rules(int(rules["m"]), rules["capture"], rules["end"], rules["remainder"])
+        board = tuple(int(x) for x in fields["board"].split())
+        value, top, count = int(fields["value"]), int(fields["leaf-layer"]), int(fields["moves"])
+    except (KeyError, ValueError) as e:
+        raise BadInput(f"{path}: a header line is missing or malformed ({e})") from e
+    if len(board) != 2 * rules.m or min(board) < 0:
+        raise BadInput(f"{path}: the board does not have {2 * rules.m} pits")
+    if sorted(layers) != list(range(1, top + 1)):
+        raise BadInput(f"{path}: layers 1..{top} are not each listed once")
+    try:
+        moves = zstandard.ZstdDecompressor().decompress(data[at:])
+    except zstandard.ZstdError as e:
+        raise BadInput(f"{path}: the moves do not decompress: {e}") from e
+    if len(moves) != count:
+        raise BadInput(f"{path}: {len(moves)} moves, the header says {count}")
+    return rules, board, value, top, layers, moves, fields
+
+
+class Checker:
+    """The walk of db/certificate.h and solver/proof.h, with the moves it reads."""
+
+    def __init__(self, rules, top, database, moves):
+        self.rules, self.top, self.db, self.moves = rules, top, database, moves
+        self.next = 0
+        self.lower, self.upper = {}, {}
+        self.positions = self.finished = 0
+        self.path = []
+
+    def fail(self, board, claim):
+        line = " ".join(str(p + 1) for p in self.path) or "(none)"
+        m = self.rules.m
+        shown = ",".join(map(str, board[:m])) + "/" + ",".join(map(str, board[m:]))
+        raise Rejected(f"board {shown} (after pits {line}): {claim}")
+
+    def known(self, board):
+        """V of a finished board or one in the database, else None."""
+        v = finished_value(self.rules, board)
+        if v is not None:
+            self.finished += 1
+            return v
+        if sum(board) <= self.top:
+            return self.db.value(board)
+        return None
+
+    def at_least(self, board, r):
+        if r <= -sum(board):
+            return
+        v = self.known(board)
+        if v is not None:
+            if v < r:
+                self.fail(board, f"claimed V >= {r}, but V = {v}")
+            return
+        if self.lower.get(board, r - 1) >= r:
+            return
+        if self.next >= len(self.moves):
+            self.fail(board, f"claimed V >= {r}, but the certificate has no move left")
+        pit = self.moves[self.next]
+        self.next += 1
+        if pit >= self.rules.m or board[pit] == 0:
+            self.fail(board, f"pit {pit + 1} cannot be played")
+        self.positions += 1
+        child, gain, extra = play(self.rules, board, pit)
+        self.path.append(pit)
+        if extra:
+            self.at_least(child, r - gain)
+        else:
+            self.at_most(child, gain - r)
+        self.path.pop()
+        self.lower[board] = max(self.lower.get(board, r), r)
+
+    def at_most(self, board, r):
+        if r >= sum(board):
+            return
+        v = self.known(board)
+        if v is not None:
+            if v > r:
+                self.fail(board, f"claimed V <= {r}, but V = {v}")
+            return
+        if self.upper.get(board, r + 1) <= r:
+            return
+        self.positions += 1
+        for pit in range(self.rules.m):
+            if board[pit] == 0:
+                continue
+            child, gain, extra = play(self.rules, board, pit)
+            self.path.append(pit)
+            if extra:
+                self.at_most(child, r - gain)
+            else:
+                self.at_least(child, gain - r)
+            self.path.pop()
+        self.upper[board] = min(self.upper.get(board, r), r)
+
+    def check(self, board, value):
+        self.at_least(board, value)
+        self.at_most(board, value)
+        if self.next != len(self.moves):
+            raise Rejected(f"{len(self.moves) - self.next} moves left unread: the certificate "
+                           "was not written for this walk")
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description="Checks a kalah certificate (kalah solve --certificate FILE) with code of its "
+                    "own: the value it claims is proven when every move is legal, every reply is "
+                    "covered and every leaf agrees with the rules or the database.",
+        epilog="Exit status: 0 proven, 1 not proven, 2 unreadable input.")
+    parser.add_argument("certificate")
+    parser.add_argument("--db", metavar="DIR",
+                        help="the database directory whose layers the certificate's leaves are in "
+                             "(needed when its leaf-layer is above 0)")
+    parser.add_argument("--body-checksums", action="store_true",
+                        help="also recompute each layer file's body checksum (slow in Python: "
+                             "about a minute per 50 MB)")
+    args = parser.parse_args()
+    sys.setrecursionlimit(1_000_000)
+    start = time.monotonic()
+    try:
+        rules, board, value, top, layers, moves, fields = read_certificate(args.certificate)
+        if top and not args.db:
+            raise BadInput(f"the certificate's leaves are layers 1..{top} of a database: give --db")
+        database = Database(args.db or ".", rules, layers, args.body_checksums)
+        checker = Checker(rules, top, database, moves)
+        checker.check(board, value)
+    except BadInput as e:
+        print(f"check_certificate.py: {e}", file=sys.stderr)
+        return 2
+    except Rejected as e:
+        print(f"REJECTED: {args.certificate}: {e}", file=sys.stderr)
+        return 1
+    seconds = time.monotonic() - start
+    m = rules.m
+    print(f"PROVEN: {args.certificate}: the board "
+          f"{','.join(map(str, board[:m]))}/{','.join(map(str, board[m:]))} "
+          f"({rules.describe()}) is worth exactly {value:+d} to the player to move")
+    if "position" in fields:
+        print(f"  position {fields['position']}")
+    print(f"  {checker.positions} positions expanded, {len(moves)} moves read, "
+          f"{checker.finished} finished games valued, {database.reads} database values read, "
+          f"{seconds:.1f} s")
+    if top:
+        print(f"  trusted: the values of these layer files in {args.db} (header, index and zstd "
+              "frame checksums checked" + (", body checksums recomputed)" if args.body_checksums
+                                          else ")"))
+        for s in sorted(database.layers):
+            layer = database.layers[s]
+            print(f"    {os.path.basename(layer.path)}  checksum {layer.body_checksum:016x}  "
+                  f"{layer.decoded} blocks decoded")
+        print(f"  `kalah verify --full {args.db}` recomputes every layer's values from their "
+              "children")
+    else:
+        print("  trusted: nothing but this checker (every leaf is a finished game)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
