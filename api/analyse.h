@@ -24,10 +24,12 @@ struct Outcome {
 // (source "store"), else by a search on all cores that ends at the database's layers (source
 // "search"; db may be null), whose exact answer is then stored. Throws
 // DatabaseError when a decoded copy changed under the answer (db/block_cache.h). `table_bytes` is
-// per root move (kAnalysisTableBytes or kSearchTableBytes, solver/parallel_search.h).
+// per root move (kAnalysisTableBytes or kSearchTableBytes, solver/parallel_search.h). A search
+// resumes from and saves to `checkpoint` when given.
 Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
                          size_t table_bytes, const std::atomic<bool>* stop = nullptr,
-                         const MoveProgress& progress = {});
+                         const MoveProgress& progress = {},
+                         const Checkpointing* checkpoint = nullptr);
 
 // The analysis the database's answer store holds for p (db/answer_store.h), source "store";
 // nothing without a store, for a position the database holds, or when none is stored.

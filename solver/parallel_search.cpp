@@ -10,9 +10,12 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "solver/mtdf.h"
+#include "solver/pauses.h"
 
 namespace kalah {
 namespace {
@@ -77,7 +80,7 @@ void grow(TranspositionTable& table) {
 // moves help with the likeliest ones (their solvers share one table; ABDADA spreads them).
 // Narrows each answered move's bounds; true as soon as one reaches beta, which cancels the others.
 bool search_moves(const std::vector<RootMove*>& order, int first, int count,
-                  TranspositionTable& table, int beta, int threads) {
+                  TranspositionTable& table, int beta, int threads, Pauses* pauses) {
   std::vector<std::atomic<bool>> done(count);  // answered, or some move reached beta
   std::atomic<bool> reached{false};
   std::mutex mutex;
@@ -111,13 +114,15 @@ bool search_moves(const std::vector<RootMove*>& order, int first, int count,
         },
         tbb::simple_partitioner());
   };
-  // A table that wants to grow stops every search (they throw as if cancelled); it grows with
-  // all threads out of it, and the moves not answered yet run again, finding their finished
-  // subtrees in the table.
+  // A table that wants to grow, or a checkpoint that is due, stops every search (they throw as
+  // if cancelled); the table grows or is saved with all threads out of it, and the moves not
+  // answered yet run again, finding their finished subtrees in the table.
   for (;;) {
     run();
-    if (!table.growth_wanted()) break;
-    grow(table);
+    const bool save = pauses && pauses->due();
+    if (!table.growth_wanted() && !save) break;
+    if (table.growth_wanted()) grow(table);
+    if (save) pauses->save();
     if (reached) break;
   }
   return reached.load();
@@ -126,7 +131,8 @@ bool search_moves(const std::vector<RootMove*>& order, int first, int count,
 // One MTD(f) test at the root, "is V at least beta?", over the root moves not yet decided:
 // yes as soon as one reaches beta. Returns the bounds the moves prove (an interrupted test
 // proves nothing new).
-Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int beta, int threads) {
+Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int beta, int threads,
+                 Pauses* pauses) {
   for (const RootMove& c : moves)
     if (c.bounds.lower >= beta) return root_bounds(moves);
   std::vector<RootMove*> order;
@@ -140,33 +146,69 @@ Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int be
   if (order.empty()) return root_bounds(moves);
   // The likeliest move first, by every thread, then the others: a test that the first move
   // decides (most of those that reach beta) wastes no work on the others (docs/design.md §7).
-  if (!search_moves(order, 0, 1, table, beta, threads) && order.size() > 1)
-    search_moves(order, 1, static_cast<int>(order.size()) - 1, table, beta, threads);
+  if (!search_moves(order, 0, 1, table, beta, threads, pauses) && order.size() > 1)
+    search_moves(order, 1, static_cast<int>(order.size()) - 1, table, beta, threads, pauses);
   return root_bounds(moves);
 }
 
 // The root moves, a shared table and a solver per move and thread over it: the state of a
-// value search, and of a full analysis, which goes on from it.
+// value search, and of a full analysis, which goes on from it. With checkpoints, it starts from
+// the state saved and stops its searches now and then to save it again.
 struct RootSearch {
   int seeds;  // on the root board
   std::vector<RootMove> moves;
   int threads;
   TranspositionTable table;
+  const Checkpointing* checkpoint;
+  uint64_t earlier_nodes = 0;  // of the runs before this one
+  std::unique_ptr<Pauses> pauses;
 
   RootSearch(const Rules& rules, const Board& b, const LeafValues* leaves, size_t table_bytes,
-             const std::atomic<bool>* stop)
+             const std::atomic<bool>* stop, const Checkpointing* c = nullptr)
       : seeds(kalah::seeds(b)),
         moves(root_moves(rules, b)),
         threads(thread_limit()),
         // As much memory as a table per move would have; on one thread a private one (no locks,
         // no ABDADA marks, and it grows as it fills).
-        table(table_bytes * moves.size(), threads > 1) {
+        table(table_bytes * moves.size(), threads > 1),
+        checkpoint(c && c->save ? c : nullptr) {
+    if (checkpoint) {
+      if (checkpoint->resume) resume(*checkpoint->resume);
+      pauses = std::make_unique<Pauses>(checkpoint->seconds, [this] { save(); });
+    }
     // As many solvers per move as threads: a test may put every thread on one move.
     for (RootMove& c : moves)
       for (int h = 0; h < threads; ++h) {
         c.helpers.push_back(std::make_unique<Solver>(rules, table, leaves));
         c.helpers.back()->set_stop_flag(stop);
+        if (pauses) c.helpers.back()->set_pause_flag(pauses->flag());
       }
+  }
+
+  void resume(const SearchState& state) {
+    for (const MoveBounds& saved : state.moves)
+      for (RootMove& t : moves)
+        if (t.pit == saved.pit) {
+          t.bounds.lower = std::max(t.bounds.lower, saved.lower);
+          t.bounds.upper = std::min(t.bounds.upper, saved.upper);
+        }
+    for (const RootMove& t : moves)
+      if (t.bounds.lower > t.bounds.upper)
+        throw std::runtime_error("the checkpoint contradicts itself: pit " +
+                                 std::to_string(t.pit + 1) + "'s bounds do not meet");
+    table.restore(state.entries);
+    earlier_nodes = state.nodes;
+  }
+
+  // Every thread is out of the table.
+  void save() const {
+    SearchState state;
+    for (const RootMove& t : moves) state.moves.push_back({t.pit, t.bounds.lower, t.bounds.upper});
+    state.entries = table.costliest(checkpoint->entries);
+    uint64_t probes = 0;
+    state.nodes = earlier_nodes;
+    add_counts(moves, state.nodes, probes);
+    checkpoint->save(state);
   }
 
   // MTD(f) at the root: the bounds proven on the board's V, its value unless `after_test` (as
@@ -175,7 +217,8 @@ struct RootSearch {
   Bounds value(AfterTest&& after_test) {
     Bounds bounds{-seeds, seeds};
     mtdf(
-        bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads); }, after_test);
+        bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads, pauses.get()); },
+        after_test);
     return bounds;
   }
 
@@ -187,7 +230,7 @@ struct RootSearch {
     mtdf(
         bounds, t.bounds.upper,
         [&](int beta) {
-          search_moves(order, 0, 1, table, beta, threads);
+          search_moves(order, 0, 1, table, beta, threads, pauses.get());
           return t.bounds;
         },
         after_test);
@@ -198,14 +241,14 @@ struct RootSearch {
 
 ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                              size_t table_bytes, const std::atomic<bool>* stop,
-                             const ValueProgress& progress) {
+                             const ValueProgress& progress, const Checkpointing* checkpoint) {
   ParallelValue out;
   const int stores = p.mover_store - p.opponent_store;
   if (is_terminal(rules, p.board)) {
     out.lower = out.upper = stores + terminal_value(rules, p.board);
     return out;
   }
-  RootSearch root(rules, p.board, leaves, table_bytes, stop);
+  RootSearch root(rules, p.board, leaves, table_bytes, stop, checkpoint);
   const Bounds bounds = root.value([&](const Bounds& so_far) {
     if (stop && stop->load()) {
       out.interrupted = true;
@@ -220,7 +263,9 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     }
     return true;
   });
+  if (root.pauses) root.pauses->save();  // finished or stopped: what a rerun starts from
   add_counts(root.moves, out.nodes, out.probes);
+  out.earlier_nodes = root.earlier_nodes;
   out.table_bytes = root.table.bytes_in_use();
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
@@ -235,7 +280,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
 
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop,
-                                  const MoveProgress& progress) {
+                                  const MoveProgress& progress, const Checkpointing* checkpoint) {
   ParallelAnalysis out;
   const int stores = p.mover_store - p.opponent_store;
   if (is_terminal(rules, p.board)) {
@@ -244,7 +289,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
     out.lower = out.upper = out.analysis.value;
     return out;
   }
-  RootSearch root(rules, p.board, leaves, table_bytes, stop);
+  RootSearch root(rules, p.board, leaves, table_bytes, stop, checkpoint);
   const auto report = [&] {
     if (!progress) return;
     AnalysisProgress now;
@@ -268,7 +313,9 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   report();
   for (RootMove& t : root.moves)
     if (!(stop && stop->load()) && !t.bounds.exact()) root.settle(t, go_on);
+  if (root.pauses) root.pauses->save();  // finished or stopped: what a rerun starts from
   add_counts(root.moves, out.nodes, out.probes);
+  out.earlier_nodes = root.earlier_nodes;
   const Bounds proven = root_bounds(root.moves);
   out.lower = stores + proven.lower;
   out.upper = stores + proven.upper;

@@ -22,6 +22,7 @@
 
 #include "solver/analysis.h"
 #include "solver/leaf_values.h"
+#include "solver/transposition_table.h"
 
 namespace kalah {
 
@@ -34,6 +35,7 @@ inline constexpr size_t kSearchTableBytes = size_t{256} << 20;
 struct ParallelAnalysis {
   Analysis analysis;  // complete unless interrupted
   uint64_t nodes = 0, probes = 0;
+  uint64_t earlier_nodes = 0;  // searched by the runs a checkpoint resumed from
   bool interrupted = false;
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
 };
@@ -51,15 +53,33 @@ struct AnalysisProgress {
 };
 // Called on the analysing thread after the value is found and after each test on a move.
 using MoveProgress = std::function<void(const AnalysisProgress&)>;
+// A long search's progress (`solve --checkpoint`; db/checkpoint.h keeps it in a file): each
+// root move's proven bounds (on the move's value to the mover, stores left out: a state belongs
+// to a board) and the table entries whose subtrees cost the most. Every bound in it is proven,
+// so a search given it back finds the same values and redoes only what it lacks.
+struct SearchState {
+  std::vector<MoveBounds> moves;
+  std::vector<TranspositionTable::Entry> entries;
+  uint64_t nodes = 0;  // searched by all runs up to this state
+};
+struct Checkpointing {
+  double seconds = 60;                // between saves, and at least 50 times the last save's cost
+  size_t entries = size_t{1} << 22;   // the costliest table entries saved, at most
+  std::function<void(const SearchState&)> save;  // called with every search thread stopped
+  const SearchState* resume = nullptr;           // an earlier run's state, or null
+};
+
 // `leaves` may be null (search alone); `table_bytes` is per root move. Ctrl-C: `stop`.
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop = nullptr,
-                                  const MoveProgress& progress = {});
+                                  const MoveProgress& progress = {},
+                                  const Checkpointing* checkpoint = nullptr);
 
 struct ParallelValue {
   int lower = 0, upper = 0;  // proven bounds on the final margin for the mover (equal if done)
   int best_pit = -1;         // when done: a move worth the value (0-based; -1 if the game is over)
   uint64_t nodes = 0, probes = 0;
+  uint64_t earlier_nodes = 0;  // searched by the runs a checkpoint resumed from
   size_t table_bytes = 0;  // what the shared table had grown to (from 1 MiB) at the end
   bool interrupted = false;
 };
@@ -69,6 +89,7 @@ struct ParallelValue {
 using ValueProgress = std::function<void(const ParallelValue& so_far)>;
 ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                              size_t table_bytes, const std::atomic<bool>* stop = nullptr,
-                             const ValueProgress& progress = {});
+                             const ValueProgress& progress = {},
+                             const Checkpointing* checkpoint = nullptr);
 
 }  // namespace kalah

@@ -52,7 +52,8 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
 
 void Solver::check_interrupt() {
   if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
-      (cancel_ && cancel_->load(std::memory_order_relaxed)))
+      (cancel_ && cancel_->load(std::memory_order_relaxed)) ||
+      (pause_ && pause_->load(std::memory_order_relaxed)))
     throw SearchInterrupted();
   if (!table_.shared()) return;
   // A shared table grows only with every thread out of it: its searches stop, to run again.

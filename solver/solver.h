@@ -60,6 +60,9 @@ class Solver {
   // *cancel (e.g. another thread's search made this one moot).
   void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
   void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+  // Makes searches throw SearchInterrupted soon after *pause becomes true: a parallel search
+  // stops its threads so that a checkpoint sees the table with nobody in it, then goes on.
+  void set_pause_flag(const std::atomic<bool>* pause) { pause_ = pause; }
 
   uint64_t nodes() const { return nodes_; }
   uint64_t probes() const { return probes_; }
@@ -86,6 +89,7 @@ class Solver {
   int untabled_seeds_;
   const std::atomic<bool>* stop_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
+  const std::atomic<bool>* pause_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
   uint64_t lost_work_ = 0;  // work evicted from a shared table, not yet reported to it
   Bounds bounds_;

@@ -129,6 +129,31 @@ void TranspositionTable::split(size_t first, size_t last) {
     }
 }
 
+std::vector<TranspositionTable::Entry> TranspositionTable::costliest(size_t most) const {
+  const auto with_bounds = [](const Entry& e) { return e.work > 0 && !(e.key == Board{}); };
+  size_t by_work[257] = {};
+  for (size_t i = 0; i <= mask_; ++i)
+    for (const Entry& e : buckets_[i].e)
+      if (with_bounds(e)) ++by_work[e.work];
+  int threshold = 256;  // the least work kept
+  for (size_t kept = 0; threshold > 1 && kept + by_work[threshold - 1] <= most; --threshold)
+    kept += by_work[threshold - 1];
+  std::vector<Entry> out;
+  for (size_t i = 0; i <= mask_; ++i)
+    for (const Entry& e : buckets_[i].e)
+      if (with_bounds(e) && e.work >= threshold) out.push_back(Entry{e.key, e.lo, e.hi, e.move,
+                                                                      e.work, 0});
+  return out;
+}
+
+void TranspositionTable::restore(const std::vector<Entry>& entries) {
+  while (capacity() < 2 * entries.size() && mask_ + 1 < buckets_.size()) grow();
+  for (Entry e : entries) {
+    e.busy = 0;
+    insert(e);
+  }
+}
+
 void TranspositionTable::grow() {
   split(0, widen(2));
   lost_ = 0;

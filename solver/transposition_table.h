@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "solver/huge_array.h"
 #include "solver/rules.h"
@@ -62,6 +63,14 @@ class TranspositionTable {
   bool busy(const Board& b) const;
 
   size_t capacity() const { return 2 * (mask_ + 1); }
+
+  // Checkpoints (solver/parallel_search.h), with no thread in the table. The entries with
+  // bounds, costliest first when cut to `most`: those whose work is at least the least work
+  // that keeps them within `most`.
+  std::vector<Entry> costliest(size_t most) const;
+  // Grows (up to the limit) to hold `entries` at about half load, then records each entry's
+  // bounds as store() would.
+  void restore(const std::vector<Entry>& entries);
   size_t bytes_in_use() const { return (mask_ + 1) * sizeof(Bucket); }
 
   // Shared tables: `count` more nodes of work evicted (a thread reports them in batches).

@@ -10,6 +10,7 @@
 
 #include "api/analyse.h"
 #include "db/certificate.h"
+#include "db/checkpoint.h"
 #include "db/database.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
@@ -32,6 +33,8 @@ struct SolveOptions {
   bool pie = false;
   bool value_only = false;
   std::string certificate;
+  std::string checkpoint;
+  double checkpoint_seconds = 60;
 };
 
 constexpr CommandHelp kHelp = {
@@ -72,6 +75,9 @@ struct Job {
   size_t table_bytes = 0;  // per root move
   bool json = false;
   std::string certificate;  // --certificate FILE
+  // --checkpoint DIR: what the search resumes from and saves to
+  std::optional<SearchState> resumed;
+  std::unique_ptr<Checkpointing> checkpoint;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
   double elapsed() const { return seconds_since(start); }
@@ -233,7 +239,8 @@ int solve_value(const Job& job) {
     };
   const CopyWatch copies(job.db.get());
   const ParallelValue pv =
-      value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress);
+      value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress,
+                     job.checkpoint.get());
   copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
   std::optional<Certified> certificate;
@@ -262,11 +269,42 @@ int solve_full(const Job& job) {
       job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
       [&](const AnalysisProgress& p) {
         progress.show(std::to_string(p.done) + " of " + std::to_string(p.total) + " moves valued");
-      });
+      },
+      job.checkpoint.get());
   progress.clear();
   if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
   out.report.seconds = job.elapsed();
   return print_analysis(job, out.report);
+}
+
+// --checkpoint DIR: the state saved there for this board, if any, and the saving.
+void open_checkpoint(const SolveOptions& o, Job& job) {
+  if (o.checkpoint.empty()) return;
+  const Board& b = job.position.board;
+  std::string problem;
+  job.resumed = read_checkpoint(o.checkpoint, job.rules, b, problem);
+  if (!problem.empty()) std::cerr << "kalah: ignoring " << problem << "; starting afresh\n";
+  const int stores = job.position.mover_store - job.position.opponent_store;
+  if (job.resumed) {
+    Bounds root{-seeds(b), -seeds(b)};
+    int exact = 0;
+    for (const MoveBounds& mv : job.resumed->moves) {
+      root.lower = std::max(root.lower, mv.lower);
+      root.upper = std::max(root.upper, mv.upper);
+      exact += mv.lower == mv.upper;
+    }
+    std::cerr << "resuming from " << checkpoint_path(o.checkpoint, job.rules, b) << ": "
+              << job.resumed->nodes << " nodes searched before, value in ["
+              << signed_number(stores + root.lower) << ", " << signed_number(stores + root.upper)
+              << "], " << exact << " of " << job.resumed->moves.size() << " moves exact, "
+              << job.resumed->entries.size() << " table entries" << std::endl;
+  }
+  job.checkpoint = std::make_unique<Checkpointing>();
+  job.checkpoint->seconds = o.checkpoint_seconds;
+  job.checkpoint->resume = job.resumed ? &*job.resumed : nullptr;
+  job.checkpoint->save = [dir = o.checkpoint, rules = job.rules, b](const SearchState& s) {
+    write_checkpoint(dir, rules, b, s);
+  };
 }
 
 int solve_job(const SolveOptions& o, Job& job) {
@@ -283,6 +321,7 @@ int solve_job(const SolveOptions& o, Job& job) {
                 << job.db->max_seeds() << "\n";
     std::cout.flush();
   }
+  open_checkpoint(o, job);
   if (o.pie) return solve_pie(job);
   if (o.value_only) return solve_value(job);
   return solve_full(job);
@@ -303,6 +342,11 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "certificate", po::value(&o.certificate)->value_name("FILE"),
       "also write a proof of the value to FILE, which tools/check_certificate.py verifies "
       "without kalah's code (docs/design.md section 8)")(
+      "checkpoint", po::value(&o.checkpoint)->value_name("DIR"),
+      "keep the search's progress in DIR (created if missing): the same command after Ctrl-C, "
+      "a kill or a reboot continues from it instead of starting again")(
+      "checkpoint-every", po::value(&o.checkpoint_seconds)->value_name("SECONDS"),
+      "seconds between checkpoints (default 60; longer when saving takes over 2 % of the time)")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "
       "--value-only)");
@@ -315,6 +359,9 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
   if (o.pie && !o.certificate.empty())
     throw UsageError("--certificate proves a position's value; not with --pie");
+  if (o.pie && !o.checkpoint.empty())
+    throw UsageError("--checkpoint keeps a search's progress; not with --pie");
+  if (vm.count("checkpoint-every")) check_range<double>("--checkpoint-every", o.checkpoint_seconds, 0.01, 1e6);
   const ThreadLimit limit(o.threads);
   Job job;
   job.json = o.json;

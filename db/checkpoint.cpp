@@ -1,0 +1,151 @@
+// checkpoint.cpp: the checkpoint file of checkpoint.h.
+#include "db/checkpoint.h"
+
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "db/atomic_file.h"
+#include "db/checksum.h"
+#include "db/file_names.h"
+#include "db/layer_file.h"
+#include "db/le_bytes.h"
+
+namespace kalah {
+namespace {
+
+constexpr int kZstdLevel = 3;
+
+size_t entry_bytes(int m) {
+  return 2 * m + 6;
+}
+
+uint64_t board_hash(const Board& b) {
+  return Checksum::of(b.pits.data(), b.pits.size());
+}
+
+// The lines up to "entries N" (the same for writing and for checking).
+std::string head_lines(const Rules& rules, const Board& b, const SearchState& s) {
+  std::ostringstream text;
+  text << "kalah checkpoint 1\nrules m=" << rules.pits << " " << describe(rules) << "\nboard";
+  for (int i = 0; i < 2 * rules.pits; ++i) text << " " << int{b.pits[i]};
+  text << "\nnodes " << s.nodes << "\n";
+  for (const MoveBounds& mv : s.moves)
+    text << "move " << mv.pit + 1 << " " << mv.lower << " " << mv.upper << "\n";
+  text << "entries " << s.entries.size() << "\n";
+  return text.str();
+}
+
+std::string hex(uint64_t x) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64, x);
+  return text;
+}
+
+}  // namespace
+
+std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b) {
+  return dir + "/" + variant_name(rules) + "-" + hex(board_hash(b)) + ".checkpoint";
+}
+
+void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
+                      const SearchState& state) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+    throw DatabaseError(dir + ": cannot create: " + std::strerror(errno));
+  const int m = rules.pits;
+  std::string entries(state.entries.size() * entry_bytes(m), '\0');
+  auto* out = reinterpret_cast<uint8_t*>(entries.data());
+  for (const TranspositionTable::Entry& e : state.entries) {
+    std::memcpy(out, e.key.pits.data(), 2 * m);
+    put_le(out + 2 * m, static_cast<uint16_t>(e.lo), 2);
+    put_le(out + 2 * m + 2, static_cast<uint16_t>(e.hi), 2);
+    out[2 * m + 4] = static_cast<uint8_t>(e.move);
+    out[2 * m + 5] = e.work;
+    out += entry_bytes(m);
+  }
+  const std::string head = head_lines(rules, b, state);
+  Checksum sum;
+  sum.update(head.data(), head.size());
+  sum.update(entries.data(), entries.size());
+  const std::string text = head + "checksum " + hex(sum.digest()) + "\nend\n";
+  const std::string frame =
+      compress_block(reinterpret_cast<const uint8_t*>(entries.data()), entries.size(), kZstdLevel);
+  const std::string path = checkpoint_path(dir, rules, b);
+  AtomicFile file(dir, path.substr(dir.size() + 1));
+  file.write(text.data(), text.size());
+  file.write(frame.data(), frame.size());
+  file.commit();
+}
+
+std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& rules,
+                                           const Board& b, std::string& problem) {
+  const std::string path = checkpoint_path(dir, rules, b);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto refuse = [&](const std::string& why) -> std::optional<SearchState> {
+    problem = path + ": " + why;
+    return std::nullopt;
+  };
+  const size_t end = data.find("\nend\n");
+  const size_t checksum_at = data.rfind("checksum ", end);
+  if (end == std::string::npos || checksum_at == std::string::npos)
+    return refuse("not a checkpoint (no checksum or end line)");
+  const std::string head = data.substr(0, checksum_at);
+  SearchState state;
+  std::istringstream lines(head);
+  std::string line, key;
+  size_t count = 0;
+  std::getline(lines, line);
+  if (line != "kalah checkpoint 1") return refuse("not a checkpoint of format 1");
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    words >> key;
+    if (key == "nodes") {
+      words >> state.nodes;
+    } else if (key == "move") {
+      MoveBounds mv;
+      words >> mv.pit >> mv.lower >> mv.upper;
+      --mv.pit;
+      state.moves.push_back(mv);
+    } else if (key == "entries") {
+      words >> count;
+    }
+    if (!words && key != "rules" && key != "board") return refuse("a malformed line: " + line);
+  }
+  const int m = rules.pits;
+  const std::string frame = data.substr(end + 5);
+  if (ZSTD_getFrameContentSize(frame.data(), frame.size()) != count * entry_bytes(m))
+    return refuse("the entries are not the size the file says");
+  // The board and rules are checked by rewriting the head: a file for another board or rules
+  // under this name (a hash collision) is refused.
+  state.entries.resize(count);
+  if (head != head_lines(rules, b, state)) return refuse("written for another board or rules");
+  std::string entries(count * entry_bytes(m), '\0');
+  const size_t size = ZSTD_decompress(entries.data(), entries.size(), frame.data(), frame.size());
+  if (ZSTD_isError(size) || size != entries.size()) return refuse("the entries are damaged");
+  Checksum sum;
+  sum.update(head.data(), head.size());
+  sum.update(entries.data(), entries.size());
+  if (data.compare(checksum_at, 9 + 16, "checksum " + hex(sum.digest())) != 0)
+    return refuse("checksum mismatch");
+  const auto* at = reinterpret_cast<const uint8_t*>(entries.data());
+  for (TranspositionTable::Entry& e : state.entries) {
+    std::memcpy(e.key.pits.data(), at, 2 * m);
+    e.lo = static_cast<int16_t>(get_le(at + 2 * m, 2));
+    e.hi = static_cast<int16_t>(get_le(at + 2 * m + 2, 2));
+    e.move = static_cast<int8_t>(at[2 * m + 4]);
+    e.work = at[2 * m + 5];
+    at += entry_bytes(m);
+    if (e.lo > e.hi) return refuse("an entry's bounds do not meet");
+  }
+  return state;
+}
+
+}  // namespace kalah

@@ -1,0 +1,41 @@
+// checkpoint.h: a long solve's progress in a file (`kalah solve --checkpoint DIR`, docs/design.md
+// §7): the SearchState of solver/parallel_search.h for one board of one rule variant.
+//
+// DIR/<variant>-<16 hex digits: the board's hash>.checkpoint, format version 1: text lines, then
+// the table entries as one zstd frame (content size and checksum), 2m + 6 bytes each: the board
+// (the mover's pits, then the opponent's), lo and hi (int16, little endian), the move (int8, -1
+// for none) and log2 of the work (uint8):
+//
+//   kalah checkpoint 1
+//   rules m=6 capture=empty end=immediate remainder=owner
+//   board 4 4 4 4 4 4 4 4 4 4 4 4
+//   nodes 123456789               searched by every run so far
+//   move 1 -20 -2                 a root move (pit, 1-based) and its proven bounds, stores left out
+//   entries 4194304
+//   checksum 0123456789abcdef     db/checksum.h of the lines above and the entries' bytes
+//   end
+//
+// Written with AtomicFile, so a kill at any moment leaves the last complete checkpoint. The
+// values do not depend on the database the search stops at: a checkpoint serves any.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "solver/parallel_search.h"
+#include "solver/rules.h"
+
+namespace kalah {
+
+std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b);
+
+// Creates dir when missing. Throws DatabaseError naming the file on an I/O error.
+void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
+                      const SearchState& state);
+
+// The state saved for b, or nothing when there is none. A file that cannot be trusted (damaged,
+// another format, another board under the same name) is nothing too, with `problem` saying why.
+std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& rules,
+                                           const Board& b, std::string& problem);
+
+}  // namespace kalah

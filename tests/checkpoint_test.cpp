@@ -1,0 +1,176 @@
+// checkpoint_test.cpp: long solves that survive restarts (solver/parallel_search.h's checkpoints,
+// db/checkpoint.h's files, `kalah solve --checkpoint`): searches paused, saved, stopped and
+// resumed find the values of an uninterrupted search; a damaged file is never trusted.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <tbb/global_control.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "db/checkpoint.h"
+#include "solver/parallel_search.h"
+#include "solver/rank.h"
+#include "tests/oracle.h"
+#include "tests/test_util.h"
+
+namespace kalah {
+namespace {
+
+Position random_position(std::mt19937_64& rng, int m, int s) {
+  const Ranker ranker(m, s);
+  Position p;
+  do {
+    p.board = ranker.unrank(
+        s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+  } while (is_terminal(Rules{m}, p.board));
+  return p;
+}
+
+// A search stopped at its first pause, a millisecond in, then resumed from what it saved at the
+// end: the same analysis as one search, having searched before what the state says.
+TEST(Checkpoint, StoppedAndResumedSearchesFindTheSameValues) {
+  std::mt19937_64 rng(99);
+  for (const int threads : {1, 2}) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    for (const Rules& r : test::all_variants(5)) {
+      const Position p = random_position(rng, 5, 28 + static_cast<int>(rng() % 5));
+      SCOPED_TRACE(describe(r) + " threads " + std::to_string(threads));
+      const ParallelAnalysis whole = analyse_parallel(r, p, nullptr, 1 << 20);
+      ASSERT_FALSE(whole.interrupted);
+
+      std::atomic<bool> stop{false};
+      SearchState saved;
+      Checkpointing c;
+      c.seconds = 0.001;
+      c.save = [&](const SearchState& s) {
+        saved = s;
+        stop = true;  // the first pause, a millisecond in; then the save at the end
+      };
+      const ParallelAnalysis first = analyse_parallel(r, p, nullptr, 1 << 20, &stop, {}, &c);
+      ASSERT_TRUE(first.interrupted) << "finished before its first pause: make it bigger";
+      EXPECT_EQ(saved.moves.size(), whole.analysis.moves.size());
+      for (const MoveBounds& mv : saved.moves) {  // every saved bound holds
+        const MoveReport& exact = whole.analysis.moves[&mv - saved.moves.data()];
+        EXPECT_EQ(mv.pit, exact.pit);
+        EXPECT_LE(mv.lower, exact.value);
+        EXPECT_GE(mv.upper, exact.value);
+      }
+      EXPECT_EQ(saved.nodes, first.nodes);
+
+      c.resume = &saved;
+      c.seconds = 60;
+      const ParallelAnalysis resumed = analyse_parallel(r, p, nullptr, 1 << 20, nullptr, {}, &c);
+      ASSERT_FALSE(resumed.interrupted);
+      EXPECT_EQ(resumed.earlier_nodes, first.nodes);
+      EXPECT_EQ(resumed.analysis.value, whole.analysis.value);
+      for (size_t i = 0; i < whole.analysis.moves.size(); ++i)
+        EXPECT_EQ(resumed.analysis.moves[i].value, whole.analysis.moves[i].value);
+      EXPECT_EQ(resumed.analysis.best_line, whole.analysis.best_line);
+
+      c.resume = nullptr;  // the value alone, paused as often as it lets itself be
+      c.seconds = 0.001;
+      const ParallelValue v = value_parallel(r, p, nullptr, 1 << 20, nullptr, {}, &c);
+      EXPECT_EQ(v.lower, whole.analysis.value);
+      EXPECT_EQ(v.upper, whole.analysis.value);
+    }
+  }
+}
+
+TEST(Checkpoint, FilesRoundTripAndDamageIsNeverTrusted) {
+  test::TempDir dir;
+  const Rules r{6, Capture::kEmpty};
+  const Board b = start_board(6, 4), other = start_board(6, 5);
+  SearchState s;
+  s.nodes = 123456789;
+  s.moves = {{0, -20, -2}, {2, 10, 10}};
+  for (int i = 0; i < 1000; ++i) {
+    TranspositionTable::Entry e{};
+    e.key = start_board(6, 1 + i % 7);
+    e.key.pits[i % 12] = static_cast<uint8_t>(i % 200);
+    e.lo = static_cast<int16_t>(-i % 30);
+    e.hi = static_cast<int16_t>(i % 40);
+    e.move = static_cast<int8_t>(i % 6);
+    e.work = static_cast<uint8_t>(1 + i % 30);
+    s.entries.push_back(e);
+  }
+  write_checkpoint(dir.str("ck"), r, b, s);
+  std::string problem;
+  const std::optional<SearchState> back = read_checkpoint(dir.str("ck"), r, b, problem);
+  ASSERT_TRUE(back) << problem;
+  EXPECT_EQ(back->nodes, s.nodes);
+  ASSERT_EQ(back->moves.size(), 2u);
+  EXPECT_EQ(back->moves[0].lower, -20);
+  EXPECT_EQ(back->moves[1].pit, 2);
+  ASSERT_EQ(back->entries.size(), s.entries.size());
+  for (size_t i = 0; i < s.entries.size(); ++i) {
+    EXPECT_TRUE(back->entries[i].key == s.entries[i].key);
+    EXPECT_EQ(back->entries[i].lo, s.entries[i].lo);
+    EXPECT_EQ(back->entries[i].hi, s.entries[i].hi);
+    EXPECT_EQ(back->entries[i].move, s.entries[i].move);
+    EXPECT_EQ(back->entries[i].work, s.entries[i].work);
+  }
+  EXPECT_FALSE(read_checkpoint(dir.str("ck"), r, other, problem));  // none for that board
+  EXPECT_TRUE(problem.empty());
+
+  const std::string path = checkpoint_path(dir.str("ck"), r, b);
+  const std::string good = test::read_file(path);
+  const auto damaged = [&](const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    problem.clear();
+    return !read_checkpoint(dir.str("ck"), r, b, problem) && !problem.empty();
+  };
+  std::string flipped = good;
+  flipped[good.find("move 1 -20") + 7] = '3';  // a bound changed: -30
+  EXPECT_TRUE(damaged(flipped));
+  flipped = good;
+  flipped[good.size() - 30] ^= 1;  // in the entries
+  EXPECT_TRUE(damaged(flipped));
+  EXPECT_TRUE(damaged(good.substr(0, good.size() / 2)));
+  EXPECT_TRUE(damaged(""));
+  // Another board's file under this board's name.
+  write_checkpoint(dir.str("ck"), r, other, s);
+  EXPECT_TRUE(damaged(test::read_file(checkpoint_path(dir.str("ck"), r, other))));
+  EXPECT_NE(problem.find("another board"), std::string::npos) << problem;
+}
+
+// The command, killed with SIGKILL after its first checkpoint, then run again: it says it
+// resumes and gives the answer of an uninterrupted run.
+TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
+  test::TempDir dir;
+  const std::string game = "solve --pits 5 --seeds 4 --capture empty --no-db --threads 1 --json";
+  const test::Outcome reference = test::kalah(game);
+  ASSERT_EQ(reference.status, 0) << reference.out;
+
+  test::Process solve(KALAH_EXE, {"solve", "--pits", "5", "--seeds", "4", "--capture", "empty",
+                                  "--no-db", "--threads", "1", "--json", "--checkpoint",
+                                  dir.str("ck"), "--checkpoint-every", "0.3"});
+  const auto has_checkpoint = [&] {
+    return std::filesystem::exists(dir.str("ck")) &&
+           !std::filesystem::is_empty(dir.str("ck"));
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!has_checkpoint() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  solve.signal(SIGKILL);
+  const int status = solve.wait();
+  ASSERT_TRUE(has_checkpoint()) << solve.output();
+  if (status == 0) GTEST_SKIP() << "the solve finished before it was killed";
+
+  const test::Outcome resumed = test::kalah(game + " --checkpoint " + dir.str("ck"));
+  ASSERT_EQ(resumed.status, 0) << resumed.out;
+  EXPECT_NE(resumed.out.find("resuming from"), std::string::npos) << resumed.out;
+  // The answer line: the same but for nodes and time.
+  const auto answer = [](const std::string& out) {
+    const size_t at = out.find("{\"kalah_version\"");
+    const std::string line = out.substr(at, out.find('\n', at) - at);
+    return line.substr(0, line.find("\"source\""));
+  };
+  EXPECT_EQ(answer(resumed.out), answer(reference.out));
+}
+
+}  // namespace
+}  // namespace kalah
