@@ -1,5 +1,6 @@
 # Installation and packaging: `cmake --install build --prefix P` and `cpack -G DEB` (in build/).
 #   P/bin/kalah                         the command line
+#   P/bin/kalah-check-certificate       tools/check_certificate.py (Python 3, python3-zstandard)
 #   P/lib/libkalah.so*                  the library (include/kalah/kalah.h's API only)
 #   P/include/kalah/{kalah,version}.h
 #   P/lib/cmake/kalah/                  find_package(kalah CONFIG): target kalah::kalah
@@ -8,6 +9,9 @@
 include(CMakePackageConfigHelpers)
 
 install(TARGETS kalah RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The certificate checker, independent of the C++ (docs/design.md §8).
+install(PROGRAMS tools/check_certificate.py DESTINATION ${CMAKE_INSTALL_BINDIR}
+        RENAME kalah-check-certificate)
 install(TARGETS kalah_lib EXPORT kalahTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -40,4 +44,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION games)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libboost-program-options1.74.0, libtbb12, libzstd1, libstdc++6 (>= 12)")
+# kalah-check-certificate, a Python program.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-zstandard")
 include(CPack)

@@ -16,6 +16,10 @@ prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 "$prefix/bin/kalah" --version
 "$prefix/bin/kalah" build --db "$tmp/db" --pits 4 --max-seeds 8 >/dev/null
+# The installed certificate checker proves what the installed solver certifies.
+"$prefix/bin/kalah" solve --pits 4 --seeds 2 --db "$tmp/db" --value-only \
+  --certificate "$tmp/k42.cert" >/dev/null
+"$prefix/bin/kalah-check-certificate" "$tmp/k42.cert" --db "$tmp/db" | grep -q "^PROVEN"
 
 cmake -S "$src/examples/probe" -B "$tmp/probe" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_CXX_FLAGS="$cxxflags" >/dev/null

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Checks a kalah certificate: a proof that a Kalah board is worth exactly the value it claims.
 
 Written apart from kalah's C++ code and sharing none of it: the rules (sowing, capture, the end of

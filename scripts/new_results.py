@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The "New results" of docs/results.md: games whose values nobody had published, each solved by
+`kalah solve` (every opening move's value and a best line), proven by a certificate that
+tools/check_certificate.py checks with code of its own, and cross-checked a second way (another
+database size or none, on one thread). Run by `scripts/verify_results.sh --new`.
+
+usage: new_results.py [GAME ...]    e.g. 7,3,empty; all games by default
+
+Each game's record goes to RESULTS/NAME.json (RESULTS: $KALAH_RESULTS, default results/) with
+its certificate, and a game whose record exists is not solved again (delete the record to redo
+it); the section of docs/results.md is then written from every record. Databases are built (or
+reused) in directories of their own under $KALAH_DB (default ~/.cache/kalah/db), named by pits,
+capture and top layer. What each game costs here is in the table itself.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KALAH = os.environ.get("KALAH_EXE", os.path.join(ROOT, "build", "tools", "kalah"))
+CHECKER = os.path.join(ROOT, "tools", "check_certificate.py")
+DB = os.environ.get("KALAH_DB") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kalah", "db")
+RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "results"))
+
+# m, n, capture, the database's top layer, the second way's (0: no database), and whether the
+# pie rule's value is computed (one thread, every opening's value: as dear as a full analysis).
+GAMES = [
+    (1, 6, "standard", 0, 0, True),
+    (2, 6, "standard", 0, 0, True),
+    (3, 6, "standard", 0, 0, True),
+    (4, 6, "standard", 28, 24, True),
+    (5, 6, "standard", 26, 24, True),
+    (7, 3, "empty", 18, 0, True),
+    (7, 3, "standard", 18, 0, True),
+    (8, 3, "empty", 16, 14, True),
+    (8, 3, "standard", 16, 14, False),
+    (7, 4, "empty", 18, 16, False),
+    (7, 4, "standard", 18, 16, False),
+]
+
+
+def name(m, n, capture):
+    return f"kalah-{m}-{n}-{capture}"
+
+
+def run(args, **kw):
+    """Runs a command, returning its stdout (stderr passes through: progress and notes)."""
+    print("+", " ".join(args), flush=True)
+    return subprocess.run(args, check=True, stdout=subprocess.PIPE, text=True, **kw).stdout
+
+
+def database(m, capture, top):
+    """DB/m{m}-{capture}-s{top}, holding layers 1..top of (m, capture), built if need be (a
+    rerun checks the layers and keeps them)."""
+    if top == 0:
+        return None
+    d = os.path.join(DB, f"m{m}-{capture}-s{top}")
+    run([KALAH, "build", "--db", d, "--pits", str(m), "--max-seeds", str(top),
+         "--capture", capture])
+    return d
+
+
+def solve(m, n, capture, top, *extra):
+    d = database(m, capture, top)
+    args = [KALAH, "solve", "--pits", str(m), "--seeds", str(n), "--capture", capture,
+            "--json", "--no-store"] + (["--db", d] if d else ["--no-db"]) + list(extra)
+    return json.loads(run(args)), d
+
+
+def record(m, n, capture, top, second, pie):
+    path = os.path.join(RESULTS, name(m, n, capture) + ".json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    cert = os.path.join(RESULTS, name(m, n, capture) + ".cert")
+    full, d = solve(m, n, capture, top, "--certificate", cert)
+    start = time.monotonic()
+    checked = run([sys.executable, CHECKER, cert] + (["--db", d] if d else []))
+    check_seconds = time.monotonic() - start
+    other, _ = solve(m, n, capture, second, "--value-only", "--threads", "1")
+    r = {
+        "m": m, "n": n, "capture": capture, "value": full["value"],
+        "moves": [[mv["turn"], mv["value"]] for mv in full["moves"]],
+        "best_line": full["best_line"], "nodes": full["nodes"], "seconds": full["seconds"],
+        "database": top, "certificate": full["certificate"],
+        "checked": "PROVEN" in checked and f"exactly {full['board_value']:+d}" in checked,
+        "check_seconds": check_seconds,
+        "second": {"database": second, "threads": 1, "value": other["value"],
+                   "nodes": other["nodes"], "seconds": other["seconds"]},
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    if pie:
+        p, _ = solve(m, n, capture, top, "--pie")
+        r["pie"] = {"value": p["value"], "opening": p["best_opening"], "seconds": p["seconds"]}
+    with open(path, "w") as f:
+        json.dump(r, f, indent=1)
+    return r
+
+
+def row(r):
+    moves = " ".join(f"{t}: {v:+d}" for t, v in r["moves"])
+    c = r["certificate"]
+    pie = f"{r['pie']['value']:+d} ({r['pie']['opening']})" if "pie" in r else "not computed"
+    second = r["second"]
+    agree = "same" if second["value"] == r["value"] else f"DIFFERS: {second['value']:+d}"
+    return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{r['value']:+d}** | {moves} | "
+            f"{pie} | {r['nodes']:.2e} | {r['seconds']:.1f} | "
+            f"{'≤ ' + str(r['database']) if r['database'] else 'none'} | "
+            f"{c['bytes'] / 1024:.0f} KiB, {c['positions']:.2e} positions, "
+            f"{c['seconds']:.1f} s | {'yes' if r['checked'] else 'NO'} ({r['check_seconds']:.0f} s) | "
+            f"{'≤ ' + str(second['database']) if second['database'] else 'none'}, 1 thread: "
+            f"{agree} ({second['seconds']:.1f} s) |")
+
+
+def section(records):
+    lines = [
+        "## New results",
+        "",
+        "Games whose values had not been published, under end immediate and remainder owner (as",
+        "the tables above). Each is the first player's final margin with perfect play, proven by a",
+        "certificate that `tools/check_certificate.py` (its own rules, ranking and layer decoder;",
+        "nothing shared with kalah's C++) accepted, reading the leaves from the database's layer",
+        "files, which it trusts (`kalah verify --full` recomputes them). The full analysis (every",
+        "opening move's value, in opening order; a turn like 3-6 is one opening with an extra",
+        "move) ran on 2 cores; nodes and seconds are its own, the certificate's seconds are writing",
+        "it on one thread after the value. The pie-rule value is the best opening once the",
+        "opponent may swap. Second way: the value again with another database (or none) on one",
+        "thread. Reproduce a row with `scripts/verify_results.sh --new m,n,capture` (records and",
+        "certificates in results/).",
+        "",
+        "| game | capture | value | opening moves | pie rule | nodes | seconds | database | "
+        "certificate | checked independently | second way |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    return "\n".join(lines + [row(r) for r in records]) + "\n"
+
+
+def write_section(records):
+    path = os.path.join(ROOT, "docs", "results.md")
+    with open(path) as f:
+        text = f.read()
+    at = text.find("## New results")
+    text = (text[:at].rstrip("\n") if at >= 0 else text.rstrip("\n")) + "\n\n" + section(records)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    wanted = set(sys.argv[1:])
+    os.makedirs(RESULTS, exist_ok=True)
+    records = []
+    for m, n, capture, top, second, pie in GAMES:
+        if wanted and f"{m},{n},{capture}" not in wanted:
+            path = os.path.join(RESULTS, name(m, n, capture) + ".json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    records.append(json.load(f))
+            continue
+        records.append(record(m, n, capture, top, second, pie))
+        print(row(records[-1]), flush=True)
+    write_section(records)
+    bad = [r for r in records if not r["checked"] or r["second"]["value"] != r["value"]]
+    print(f"wrote the New results of docs/results.md: {len(records)} games, {len(bad)} failing")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
