@@ -25,20 +25,21 @@ DB = os.environ.get("KALAH_DB") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kalah", "db")
 RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "results"))
 
-# m, n, capture, the database's top layer, the second way's (0: no database), and whether the
-# pie rule's value is computed (one thread, every opening's value: as dear as a full analysis).
+# m, n, capture, the database's top layer, the second way's (0: no database), and how far it
+# goes: "full" (every opening move valued, and the pie rule's value: one thread, every opening's
+# value) or "value" (the value alone: the full analysis costs several times more).
 GAMES = [
-    (1, 6, "standard", 0, 0, True),
-    (2, 6, "standard", 0, 0, True),
-    (3, 6, "standard", 0, 0, True),
-    (4, 6, "standard", 28, 24, True),
-    (5, 6, "standard", 26, 24, True),
-    (7, 3, "empty", 18, 0, True),
-    (7, 3, "standard", 18, 0, True),
-    (8, 3, "empty", 16, 14, True),
-    (8, 3, "standard", 16, 14, False),
-    (7, 4, "empty", 18, 16, False),
-    (7, 4, "standard", 18, 16, False),
+    (1, 6, "standard", 0, 0, "full"),
+    (2, 6, "standard", 0, 0, "full"),
+    (3, 6, "standard", 0, 0, "full"),
+    (4, 6, "standard", 28, 24, "full"),
+    (5, 6, "standard", 26, 24, "full"),
+    (7, 3, "empty", 18, 0, "full"),
+    (7, 3, "standard", 18, 0, "full"),
+    (8, 3, "empty", 16, 14, "full"),
+    (8, 3, "standard", 16, 14, "value"),
+    (7, 4, "empty", 18, 16, "value"),
+    (7, 4, "standard", 18, 16, "value"),
 ]
 
 
@@ -70,29 +71,31 @@ def solve(m, n, capture, top, *extra):
     return json.loads(run(args)), d
 
 
-def record(m, n, capture, top, second, pie):
+def record(m, n, capture, top, second, depth):
     path = os.path.join(RESULTS, name(m, n, capture) + ".json")
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
     cert = os.path.join(RESULTS, name(m, n, capture) + ".cert")
-    full, d = solve(m, n, capture, top, "--certificate", cert)
+    full, d = solve(m, n, capture, top, "--certificate", cert,
+                    *([] if depth == "full" else ["--value-only"]))
     start = time.monotonic()
     checked = run([sys.executable, CHECKER, cert] + (["--db", d] if d else []))
     check_seconds = time.monotonic() - start
     other, _ = solve(m, n, capture, second, "--value-only", "--threads", "1")
     r = {
         "m": m, "n": n, "capture": capture, "value": full["value"],
-        "moves": [[mv["turn"], mv["value"]] for mv in full["moves"]],
-        "best_line": full["best_line"], "nodes": full["nodes"], "seconds": full["seconds"],
+        "moves": [[mv["turn"], mv["value"]] for mv in full.get("moves", [])],
+        "best_line": full.get("best_line", []), "nodes": full["nodes"],
+        "seconds": full["seconds"], "analysis": depth,
         "database": top, "certificate": full["certificate"],
-        "checked": "PROVEN" in checked and f"exactly {full['board_value']:+d}" in checked,
+        "checked": "PROVEN" in checked and f"exactly {full['value']:+d}" in checked,
         "check_seconds": check_seconds,
         "second": {"database": second, "threads": 1, "value": other["value"],
                    "nodes": other["nodes"], "seconds": other["seconds"]},
         "date": time.strftime("%Y-%m-%d"),
     }
-    if pie:
+    if depth == "full":
         p, _ = solve(m, n, capture, top, "--pie")
         r["pie"] = {"value": p["value"], "opening": p["best_opening"], "seconds": p["seconds"]}
     with open(path, "w") as f:
@@ -100,19 +103,39 @@ def record(m, n, capture, top, second, pie):
     return r
 
 
+def count(x):
+    """12345 -> "12,345"; beyond a million, 1.5e9."""
+    if x < 1_000_000:
+        return f"{x:,}"
+    exponent = len(str(int(x))) - 1
+    return f"{x / 10 ** exponent:.1f}e{exponent}"
+
+
+def seconds(x):
+    return f"{x:.1f} s" if x < 120 else f"{x / 60:.1f} min"
+
+
+def size(b):
+    return f"{b} B" if b < 1024 else f"{b / 1024:,.0f} KiB" if b < 1 << 20 else f"{b / (1 << 20):.1f} MiB"
+
+
 def row(r):
-    moves = " ".join(f"{t}: {v:+d}" for t, v in r["moves"])
+    moves = (" ".join(f"{t}: {v:+d}".replace("+0", "0") for t, v in r["moves"]) if r["moves"]
+             else "not computed (value alone)")
     c = r["certificate"]
     pie = f"{r['pie']['value']:+d} ({r['pie']['opening']})" if "pie" in r else "not computed"
+    pie = pie.replace("+0", "0")
     second = r["second"]
     agree = "same" if second["value"] == r["value"] else f"DIFFERS: {second['value']:+d}"
-    return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{r['value']:+d}** | {moves} | "
-            f"{pie} | {r['nodes']:.2e} | {r['seconds']:.1f} | "
+    value = f"{r['value']:+d}" if r["value"] else "0"
+    return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{value}** | {moves} | "
+            f"{pie} | {count(r['nodes'])} | {seconds(r['seconds'])} | "
             f"{'≤ ' + str(r['database']) if r['database'] else 'none'} | "
-            f"{c['bytes'] / 1024:.0f} KiB, {c['positions']:.2e} positions, "
-            f"{c['seconds']:.1f} s | {'yes' if r['checked'] else 'NO'} ({r['check_seconds']:.0f} s) | "
+            f"{size(c['bytes'])}, {count(c['positions'])} positions, "
+            f"{seconds(c['seconds'])} | {'yes' if r['checked'] else 'NO'} "
+            f"({seconds(r['check_seconds'])}) | "
             f"{'≤ ' + str(second['database']) if second['database'] else 'none'}, 1 thread: "
-            f"{agree} ({second['seconds']:.1f} s) |")
+            f"{agree} ({seconds(second['seconds'])}) |")
 
 
 def section(records):
@@ -152,14 +175,14 @@ def main():
     wanted = set(sys.argv[1:])
     os.makedirs(RESULTS, exist_ok=True)
     records = []
-    for m, n, capture, top, second, pie in GAMES:
+    for m, n, capture, top, second, depth in GAMES:
         if wanted and f"{m},{n},{capture}" not in wanted:
             path = os.path.join(RESULTS, name(m, n, capture) + ".json")
             if os.path.exists(path):
                 with open(path) as f:
                     records.append(json.load(f))
             continue
-        records.append(record(m, n, capture, top, second, pie))
+        records.append(record(m, n, capture, top, second, depth))
         print(row(records[-1]), flush=True)
     write_section(records)
     bad = [r for r in records if not r["checked"] or r["second"]["value"] != r["value"]]
