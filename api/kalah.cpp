@@ -1,6 +1,7 @@
 // kalah.cpp: the public API (include/kalah/kalah.h) over the solver and database libraries.
 #include "kalah/kalah.h"
 
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -79,6 +80,7 @@ std::string default_directory() {
 
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
+  uint64_t copy_epoch = 0;  // when it was opened (check_copies)
 
   Analysis analyse(const std::string& command, const kalah::Rules& rules, const Position& p,
                    const std::atomic<bool>* stop) const {
@@ -113,7 +115,11 @@ Database::Database(const std::string& directory, const Rules& rules, size_t cach
   }
   const kalah::Rules r = internal_rules(wanted);
   impl_->db =
-      rethrowing([&] { return std::make_unique<kalah::Database>(directory, r, cache_mb << 20); });
+      rethrowing([&] {
+        return std::make_unique<kalah::Database>(
+            directory, r, cache_mb ? cache_mb << 20 : kalah::Database::search_cache_bytes());
+      });
+  impl_->copy_epoch = impl_->db->copy_epoch();
 }
 
 Database::~Database() = default;
@@ -139,6 +145,25 @@ std::optional<int> Database::probe(const std::string& position) const {
   });
   if (!v) return std::nullopt;
   return final_margin(p, *v);
+}
+
+std::optional<int> Database::probe_board(const Board& board) const {
+  kalah::Board b;
+  static_assert(sizeof board.pits == sizeof b.pits);
+  std::memcpy(b.pits.data(), board.pits, sizeof board.pits);
+  const int m = impl_->db->rules().pits;
+  if (row_seeds(b, 2 * m, 2 * (kMaxPits - m)) != 0)
+    throw std::invalid_argument("a board of " + std::to_string(m) +
+                                " pits a row has seeds beyond pit " + std::to_string(2 * m));
+  if (seeds(b) > impl_->db->max_seeds()) return std::nullopt;
+  return rethrowing([&] { return impl_->db->value(b); });
+}
+
+void Database::check_copies() const {
+  rethrowing([&] {
+    impl_->db->check_copies(impl_->copy_epoch);
+    return 0;
+  });
 }
 
 Analysis Database::analyse(const std::string& position, const std::atomic<bool>* stop) const {

@@ -111,7 +111,7 @@ PYBIND11_MODULE(kalah, m) {
            }),
            py::arg("directory") = py::none(), py::kw_only(), py::arg("capture") = "standard",
            py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("pits") = 0,
-           py::arg("cache_mb") = 256,
+           py::arg("cache_mb") = 0,
            "Opens the layers of these rules in `directory` (default: $KALAH_DB, else "
            "~/.cache/kalah/db, as the command line; pits = 0: from the files).")
       .def_property_readonly("pits", [](const api::Database& db) { return db.rules().pits; })

@@ -27,6 +27,12 @@ cmake --build "$tmp/probe" >/dev/null
 positions=("0,0,2,1/1,2,0,2/15,14" "1,0,0,3/0,2,1,0/4,9" "4,4,4,4/4,4,4,4")
 "$tmp/probe/probe" "$tmp/db" "${positions[@]}"
 
+# An engine of its own probing the database at its leaves (the board-level probe).
+cmake -S "$src/examples/engine" -B "$tmp/engine" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_FLAGS="$cxxflags" >/dev/null
+cmake --build "$tmp/engine" >/dev/null
+"$tmp/engine/engine" "$tmp/db" "2,1,3,0/1,2,0,3" "2,2,2,2/2,2,2,2" "0,4,1,2/5,0,2,1/10,12"
+
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig:$(dirname "$(find "$prefix" -name kalah.pc)")
 # shellcheck disable=SC2046  # pkg-config's flags are words
 g++ $cxxflags -o "$tmp/probe-pc" "$src/examples/probe/main.cpp" $(pkg-config --cflags --libs kalah) \
