@@ -59,8 +59,9 @@ class Rules:
 
 
 def play(rules, board, pit):
-    """Plays pit (0-based) of the mover. board: the mover's m pits in sowing order, then the
-    opponent's. Returns (the board for whoever moves next, seeds the mover gained, extra turn).
+    """Plays pit (0-based) of the mover. board: bytes, the mover's m pits in sowing order, then
+    the opponent's (bytes: the memory of a proof's boards is the checker's largest cost).
+    Returns (the board for whoever moves next, seeds the mover gained, extra turn).
 
     The bins go round: the mover's pits 0..m-1, the mover's store (m), the opponent's pits
     (m+1..2m), the opponent's store (2m+1), which the mover skips. Mover pit i faces bin 2m-i."""
@@ -79,8 +80,8 @@ def play(rules, board, pit):
             bins[m] += 1 + bins[facing]
             bins[at] = bins[facing] = 0
     gain = bins[m]
-    mover, opponent = tuple(bins[:m]), tuple(bins[m + 1:2 * m + 1])
-    return (mover + opponent if extra else opponent + mover), gain, extra
+    mover, opponent = bins[:m], bins[m + 1:2 * m + 1]
+    return bytes(mover + opponent if extra else opponent + mover), gain, extra
 
 
 def finished_value(rules, board):
@@ -198,23 +199,27 @@ class Database:
                        for s, (name, stamp) in stamps.items()}
         self.cache, self.cache_blocks = OrderedDict(), cache_blocks
         self.reads = 0
-        m = rules.m
-        self.rows = [math.comb(k + m - 1, m - 1) for k in range(max(stamps, default=0) + 1)]
+        m, top = rules.m, max(stamps, default=0)
+        self.rows = [math.comb(k + m - 1, m - 1) for k in range(top + 1)]
+        # offset[s][k]: boards of layer s with fewer than k seeds in the mover's row.
+        self.offset = [[sum(self.rows[j] * self.rows[s - j] for j in range(k))
+                        for k in range(s + 1)] for s in range(top + 1)]
+        self.comb = [[math.comb(n, j) for j in range(m)] for n in range(top + m)]
 
     def row_rank(self, row):
         """The combinatorial number system, read from the pit next to the store back."""
         m, rank, bar = self.m, 0, 0
         for j in range(m - 1):
             bar += row[m - 1 - j]
-            rank += math.comb(bar + j, j + 1)
+            rank += self.comb[bar + j][j + 1]
         return rank
 
     def value(self, board):
         m = self.m
         mover, opponent = board[:m], board[m:]
         k, s = sum(mover), sum(board)
-        rank = sum(self.rows[j] * self.rows[s - j] for j in range(k))
-        rank += self.row_rank(mover) * self.rows[s - k] + self.row_rank(opponent)
+        rank = (self.offset[s][k] + self.row_rank(mover) * self.rows[s - k]
+                + self.row_rank(opponent))
         layer = self.layers[s]
         block, at = divmod(rank, layer.per_block)
         key = (s, block)
@@ -260,11 +265,11 @@ def read_certificate(path):
     try:
         rules = dict(kv.split("=", 1) for kv in fields["rules"].split())
         rules = Rules(int(rules["m"]), rules["capture"], rules["end"], rules["remainder"])
-        board = tuple(int(x) for x in fields["board"].split())
+        board = bytes(int(x) for x in fields["board"].split())
         value, top, count = int(fields["value"]), int(fields["leaf-layer"]), int(fields["moves"])
-    except (KeyError, ValueError) as e:
+    except (KeyError, ValueError) as e:  # bytes() refuses counts outside 0..255
         raise BadInput(f"{path}: a header line is missing or malformed ({e})") from e
-    if len(board) != 2 * rules.m or min(board) < 0:
+    if len(board) != 2 * rules.m:
         raise BadInput(f"{path}: the board does not have {2 * rules.m} pits")
     if sorted(layers) != list(range(1, top + 1)):
         raise BadInput(f"{path}: layers 1..{top} are not each listed once")
