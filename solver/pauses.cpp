@@ -15,6 +15,7 @@ std::chrono::steady_clock::duration after(double seconds) {
 Pauses::Pauses(double seconds, std::function<void()> save)
     : seconds_(seconds),
       save_(std::move(save)),
+      flag_(seconds <= 0),  // at once: the first pause comes at the searches' first check
       due_(std::chrono::steady_clock::now() + after(seconds)),
       timer_([this] { wait(); }) {}
 

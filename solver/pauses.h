@@ -13,8 +13,8 @@ namespace kalah {
 
 class Pauses {
  public:
-  // Raises flag() `seconds` after construction and after each save(); `save` is what the search
-  // calls once its threads have stopped.
+  // Raises flag() `seconds` after construction (at once if 0) and after each save(); `save` is
+  // what the search calls once its threads have stopped.
   Pauses(double seconds, std::function<void()> save);
   ~Pauses();
   Pauses(const Pauses&) = delete;

@@ -30,8 +30,8 @@ Position random_position(std::mt19937_64& rng, int m, int s) {
   return p;
 }
 
-// A search stopped at its first pause, a millisecond in, then resumed from what it saved at the
-// end: the same analysis as one search, having searched before what the state says.
+// A search stopped at its first pause, at its searches' first check for one, then resumed from
+// what it saved at the end: the same analysis as one search, having searched before what the state says.
 TEST(Checkpoint, StoppedAndResumedSearchesFindTheSameValues) {
   std::mt19937_64 rng(99);
   for (const int threads : {1, 2}) {
@@ -45,10 +45,10 @@ TEST(Checkpoint, StoppedAndResumedSearchesFindTheSameValues) {
       std::atomic<bool> stop{false};
       SearchState saved;
       Checkpointing c;
-      c.seconds = 0.001;
+      c.seconds = 0;
       c.save = [&](const SearchState& s) {
         saved = s;
-        stop = true;  // the first pause, a millisecond in; then the save at the end
+        stop = true;  // the first pause, at the first check; then the save at the end
       };
       const ParallelAnalysis first = analyse_parallel(r, p, nullptr, 1 << 20, &stop, {}, &c);
       ASSERT_TRUE(first.interrupted) << "finished before its first pause: make it bigger";

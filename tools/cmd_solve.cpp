@@ -9,18 +9,16 @@
 #include <mutex>
 
 #include "api/analyse.h"
-#include "db/certificate.h"
-#include "db/checkpoint.h"
 #include "db/database.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
-#include "solver/proof.h"
 #include "solver/threads.h"
 #include "solver/units.h"
 #include "tools/cli.h"
 #include "tools/game_options.h"
 #include "tools/report.h"
+#include "tools/solve_files.h"
 
 namespace kalah {
 namespace {
@@ -74,10 +72,13 @@ struct Job {
   std::unique_ptr<Database> db;
   size_t table_bytes = 0;  // per root move
   bool json = false;
-  std::string certificate;  // --certificate FILE
-  // --checkpoint DIR: what the search resumes from and saves to
-  std::optional<SearchState> resumed;
-  std::unique_ptr<Checkpointing> checkpoint;
+  std::string db_dir;        // of db, if any
+  std::string certificate;   // --certificate FILE
+  std::unique_ptr<Checkpoints> checkpoints;  // --checkpoint DIR
+
+  const Checkpointing* checkpointing() const {
+    return checkpoints ? &checkpoints->checkpointing : nullptr;
+  }
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
   double elapsed() const { return seconds_since(start); }
@@ -126,52 +127,15 @@ class Progress {
   std::mutex mutex_;
 };
 
-// --certificate: the proof of the value found (solver/proof.h), written before the answer is
-// printed so that the answer can name it. Throws SearchInterrupted.
-struct Certified {
-  uint64_t bytes = 0, positions = 0, moves = 0, nodes = 0;
-  double seconds = 0;
-};
+// --certificate: the proof of the value found, written before the answer is printed so that
+// the answer can name it. Throws SearchInterrupted.
 std::optional<Certified> certify(const Job& job, int margin) {
   if (job.certificate.empty()) return std::nullopt;
-  const Position& p = job.position;
-  const int value = margin - (p.mover_store - p.opponent_store);
-  const auto start = std::chrono::steady_clock::now();
-  ProofWriter proof(job.rules, job.db.get(), kSearchTableBytes);
-  proof.set_stop_flag(&g_stop);
   Progress progress(job);
-  proof.set_progress([&](uint64_t positions) {
-    progress.show("certificate: " + std::to_string(positions) + " positions");
-  });
-  proof.prove(p.board, value);
-  progress.clear();
-  Certified c;
-  c.bytes = write_certificate(job.certificate,
-                              {job.rules, p, value, job.db.get(), proof.positions()}, proof.moves());
-  c.positions = proof.positions();
-  c.moves = proof.moves().size();
-  c.nodes = proof.search_nodes();
-  c.seconds = seconds_since(start);
-  return c;
-}
-
-// The answer's "certificate" member, or its line of text.
-void add_certificate(JsonObject& answer, const Job& job, const std::optional<Certified>& c) {
-  if (!c) return;
-  answer.add("certificate", JsonObject()
-                                .add("file", job.certificate)
-                                .add("bytes", c->bytes)
-                                .add("positions", c->positions)
-                                .add("moves", c->moves)
-                                .add("nodes", c->nodes)
-                                .add("seconds", c->seconds));
-}
-void print_certificate(const Job& job, const std::optional<Certified>& c) {
-  if (!c) return;
-  std::cout << "certificate: " << job.certificate << ", " << human_bytes(c->bytes) << ", "
-            << c->positions << " positions, " << c->seconds
-            << " s; check it with: check_certificate.py " << job.certificate
-            << (job.db ? " --db DIR" : "") << "\n";
+  return certify(job.certificate, job.rules, job.position, margin, job.db.get(), &g_stop,
+                 [&](uint64_t positions) {
+                   progress.show("certificate: " + std::to_string(positions) + " positions");
+                 });
 }
 
 int solve_pie(const Job& job) {
@@ -215,11 +179,11 @@ int print_analysis(const Job& job, const Report& report) {
   }
   if (job.json) {
     JsonObject answer = analysis_json("solve", report);
-    add_certificate(answer, job, certificate);
+    if (certificate) answer.add("certificate", certificate_json(*certificate));
     std::cout << answer.str() << "\n";
   } else {
     print_text(std::cout, report);
-    print_certificate(job, certificate);
+    if (certificate) print_certificate(std::cout, *certificate, job.db_dir);
   }
   return kExitOk;
 }
@@ -240,7 +204,7 @@ int solve_value(const Job& job) {
   const CopyWatch copies(job.db.get());
   const ParallelValue pv =
       value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress,
-                     job.checkpoint.get());
+                     job.checkpointing());
   copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
   std::optional<Certified> certificate;
@@ -252,13 +216,13 @@ int solve_value(const Job& job) {
   if (job.json) {
     JsonObject answer = value_json("solve", job.rules, job.position, pv.lower, pv.nodes,
                                    pv.probes, job.elapsed());
-    add_certificate(answer, job, certificate);
+    if (certificate) answer.add("certificate", certificate_json(*certificate));
     std::cout << answer.str() << std::endl;
   } else {
     std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(job.position.mover)
               << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
     print_counts(std::cout, "nodes", pv.nodes, pv.probes, job.elapsed());
-    print_certificate(job, certificate);
+    if (certificate) print_certificate(std::cout, *certificate, job.db_dir);
   }
   return kExitOk;
 }
@@ -270,41 +234,11 @@ int solve_full(const Job& job) {
       [&](const AnalysisProgress& p) {
         progress.show(std::to_string(p.done) + " of " + std::to_string(p.total) + " moves valued");
       },
-      job.checkpoint.get());
+      job.checkpointing());
   progress.clear();
   if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
   out.report.seconds = job.elapsed();
   return print_analysis(job, out.report);
-}
-
-// --checkpoint DIR: the state saved there for this board, if any, and the saving.
-void open_checkpoint(const SolveOptions& o, Job& job) {
-  if (o.checkpoint.empty()) return;
-  const Board& b = job.position.board;
-  std::string problem;
-  job.resumed = read_checkpoint(o.checkpoint, job.rules, b, problem);
-  if (!problem.empty()) std::cerr << "kalah: ignoring " << problem << "; starting afresh\n";
-  const int stores = job.position.mover_store - job.position.opponent_store;
-  if (job.resumed) {
-    Bounds root{-seeds(b), -seeds(b)};
-    int exact = 0;
-    for (const MoveBounds& mv : job.resumed->moves) {
-      root.lower = std::max(root.lower, mv.lower);
-      root.upper = std::max(root.upper, mv.upper);
-      exact += mv.lower == mv.upper;
-    }
-    std::cerr << "resuming from " << checkpoint_path(o.checkpoint, job.rules, b) << ": "
-              << job.resumed->nodes << " nodes searched before, value in ["
-              << signed_number(stores + root.lower) << ", " << signed_number(stores + root.upper)
-              << "], " << exact << " of " << job.resumed->moves.size() << " moves exact, "
-              << job.resumed->entries.size() << " table entries" << std::endl;
-  }
-  job.checkpoint = std::make_unique<Checkpointing>();
-  job.checkpoint->seconds = o.checkpoint_seconds;
-  job.checkpoint->resume = job.resumed ? &*job.resumed : nullptr;
-  job.checkpoint->save = [dir = o.checkpoint, rules = job.rules, b](const SearchState& s) {
-    write_checkpoint(dir, rules, b, s);
-  };
 }
 
 int solve_job(const SolveOptions& o, Job& job) {
@@ -321,7 +255,10 @@ int solve_job(const SolveOptions& o, Job& job) {
                 << job.db->max_seeds() << "\n";
     std::cout.flush();
   }
-  open_checkpoint(o, job);
+  if (job.db) job.db_dir = search_database_dir(o.game);
+  if (!o.checkpoint.empty())
+    job.checkpoints =
+        open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, job.position);
   if (o.pie) return solve_pie(job);
   if (o.value_only) return solve_value(job);
   return solve_full(job);
@@ -361,7 +298,8 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
     throw UsageError("--certificate proves a position's value; not with --pie");
   if (o.pie && !o.checkpoint.empty())
     throw UsageError("--checkpoint keeps a search's progress; not with --pie");
-  if (vm.count("checkpoint-every")) check_range<double>("--checkpoint-every", o.checkpoint_seconds, 0.01, 1e6);
+  if (vm.count("checkpoint-every"))
+    check_range<double>("--checkpoint-every", o.checkpoint_seconds, 0.01, 1e6);
   const ThreadLimit limit(o.threads);
   Job job;
   job.json = o.json;

@@ -1,0 +1,82 @@
+// solve_files.cpp: certificates and checkpoints of `kalah solve` (solve_files.h).
+#include "tools/solve_files.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "db/certificate.h"
+#include "db/checkpoint.h"
+#include "solver/notation.h"
+#include "solver/proof.h"
+#include "solver/units.h"
+#include "tools/cli.h"
+
+namespace kalah {
+
+Certified certify(const std::string& file, const Rules& rules, const Position& p, int margin,
+                  const Database* db, const std::atomic<bool>* stop,
+                  const std::function<void(uint64_t positions)>& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const int value = margin - (p.mover_store - p.opponent_store);
+  ProofWriter proof(rules, db, kSearchTableBytes);
+  proof.set_stop_flag(stop);
+  proof.set_progress(progress);
+  proof.prove(p.board, value);
+  Certified c;
+  c.file = file;
+  c.bytes = write_certificate(file, {rules, p, value, db, proof.positions()}, proof.moves());
+  c.positions = proof.positions();
+  c.moves = proof.moves().size();
+  c.nodes = proof.search_nodes();
+  c.seconds = seconds_since(start);
+  return c;
+}
+
+JsonObject certificate_json(const Certified& c) {
+  return JsonObject()
+      .add("file", c.file)
+      .add("bytes", c.bytes)
+      .add("positions", c.positions)
+      .add("moves", c.moves)
+      .add("nodes", c.nodes)
+      .add("seconds", c.seconds);
+}
+
+void print_certificate(std::ostream& out, const Certified& c, const std::string& db_dir) {
+  out << "certificate: " << c.file << ", " << human_bytes(c.bytes) << ", " << c.positions
+      << " positions, " << c.seconds << " s; check it with: kalah-check-certificate " << c.file
+      << (db_dir.empty() ? "" : " --db " + db_dir) << "\n";
+}
+
+std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double seconds,
+                                              const Rules& rules, const Position& p) {
+  auto c = std::make_unique<Checkpoints>();
+  const Board& b = p.board;
+  std::string problem;
+  c->resumed = read_checkpoint(dir, rules, b, problem);
+  if (!problem.empty()) std::cerr << "kalah: ignoring " << problem << "; starting afresh\n";
+  if (c->resumed) {
+    // The root's bounds: the best move's proven lower bound, the highest upper bound.
+    const int stores = p.mover_store - p.opponent_store;
+    int lower = -seeds(b), upper = -seeds(b), exact = 0;
+    for (const MoveBounds& mv : c->resumed->moves) {
+      lower = std::max(lower, mv.lower);
+      upper = std::max(upper, mv.upper);
+      exact += mv.lower == mv.upper;
+    }
+    std::cerr << "resuming from " << checkpoint_path(dir, rules, b) << ": "
+              << c->resumed->nodes << " nodes searched before, value in ["
+              << signed_number(stores + lower) << ", " << signed_number(stores + upper) << "], "
+              << exact << " of " << c->resumed->moves.size() << " moves exact, "
+              << c->resumed->entries.size() << " table entries" << std::endl;
+  }
+  c->checkpointing.seconds = seconds;
+  c->checkpointing.resume = c->resumed ? &*c->resumed : nullptr;
+  c->checkpointing.save = [dir, rules, b](const SearchState& s) {
+    write_checkpoint(dir, rules, b, s);
+  };
+  return c;
+}
+
+}  // namespace kalah
