@@ -4,14 +4,17 @@
 #    find_package(kalah CONFIG) and run on a small database; the same program built with only
 #    pkg-config's flags;
 #  - cpack -G DEB, the package unpacked, its usr/bin/kalah run.
-#  - with the Python module built, the installed module imported from lib/python3/dist-packages.
+#  - with the Python module built, the prefix is ~/.local (HOME a temporary directory), where the
+#    module goes to the user site: `import kalah` works with no PYTHONPATH; the .deb holds it in
+#    /usr/lib/python3/dist-packages.
 # usage: install_test.sh SOURCE_DIR BUILD_DIR [CXXFLAGS]   (CXXFLAGS: the sanitizers libkalah
 # was built with, which its users must link too)
 set -euo pipefail
 src=$1 build=$2 cxxflags=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-prefix=$tmp/prefix
+export HOME=$tmp/home
+prefix=$HOME/.local
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 "$prefix/bin/kalah" --version
@@ -40,14 +43,19 @@ g++ $cxxflags -o "$tmp/probe-pc" "$src/examples/probe/main.cpp" $(pkg-config --c
 "$tmp/probe-pc" "$tmp/db" "${positions[0]}" >/dev/null
 echo "pkg-config build: ok"
 
-if [ -d "$prefix/lib/python3/dist-packages" ]; then
-  PYTHONPATH=$prefix/lib/python3/dist-packages /usr/bin/python3 -c \
-    "import kalah; print('python module', kalah.__version__, kalah.Database('$tmp/db').probe('${positions[0]}'))"
+python_module=$(find "$prefix" -name 'kalah.cpython-*.so')
+if [ -n "$python_module" ]; then
+  (cd "$tmp" && env -u PYTHONPATH /usr/bin/python3 -c \
+    "import kalah; print('python module', kalah.__version__, kalah.__file__, kalah.Database('$tmp/db').probe('${positions[0]}'))")
 fi
 
 (cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
 deb=$(ls "$tmp"/deb/kalah_*.deb)
 dpkg-deb -I "$deb" | grep -E "Package|Version|Depends"
+if [ -n "$python_module" ]; then
+  dpkg-deb -c "$deb" >"$tmp/deb.list"
+  grep -q "usr/lib/python3/dist-packages/kalah.cpython-" "$tmp/deb.list"
+fi
 dpkg-deb -x "$deb" "$tmp/root"
 dpkg-deb -c "$deb" >"$tmp/contents"
 grep -q "usr/lib/.*libkalah.so" "$tmp/contents"

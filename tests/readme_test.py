@@ -35,15 +35,18 @@ class Readme(unittest.TestCase):
         cls.readme = open(os.path.join(SOURCE, "README.md")).read()
         cls.tmp = tempfile.TemporaryDirectory()
         root = cls.tmp.name
-        prefix = os.path.join(root, "prefix")
+        # Installed as the README's first install path says: into ~/.local, where Python
+        # looks without PYTHONPATH (HOME is the scratch directory).
+        prefix = os.path.join(root, ".local")
+        home = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        home["HOME"] = root
         subprocess.run(["cmake", "--install", BUILD, "--prefix", prefix], check=True,
-                       capture_output=True)
+                       capture_output=True, env=home)
         pc = subprocess.run(["find", prefix, "-name", "kalah.pc"], check=True,
                             capture_output=True, text=True).stdout.split()[0]
-        cls.env = dict(os.environ, HOME=root, KALAH_DB=os.path.join(root, "db"),
+        cls.env = dict(home, KALAH_DB=os.path.join(root, "db"),
                        PATH=os.path.join(prefix, "bin") + ":" + os.environ["PATH"],
-                       PKG_CONFIG_PATH=os.path.dirname(pc),
-                       PYTHONPATH=os.path.join(prefix, "lib/python3/dist-packages"))
+                       PKG_CONFIG_PATH=os.path.dirname(pc))
         cls.cwd = os.path.join(root, "work")
         os.mkdir(cls.cwd)
 
