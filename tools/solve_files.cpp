@@ -49,6 +49,25 @@ void print_certificate(std::ostream& out, const Certified& c, const std::string&
       << (db_dir.empty() ? "" : " --db " + db_dir) << "\n";
 }
 
+namespace {
+
+// "1573253120 nodes searched, value in [+10, +56], 2 of 7 moves exact, 2734362 table entries"
+std::string describe_state(const SearchState& s, const Board& b, int stores) {
+  // The root's bounds: the best move's proven lower bound, the highest upper bound.
+  int lower = -seeds(b), upper = -seeds(b), exact = 0;
+  for (const MoveBounds& mv : s.moves) {
+    lower = std::max(lower, mv.lower);
+    upper = std::max(upper, mv.upper);
+    exact += mv.lower == mv.upper;
+  }
+  return std::to_string(s.nodes) + " nodes searched, value in [" +
+         signed_number(stores + lower) + ", " + signed_number(stores + upper) + "], " +
+         std::to_string(exact) + " of " + std::to_string(s.moves.size()) + " moves exact, " +
+         std::to_string(s.entries.size()) + " table entries";
+}
+
+}  // namespace
+
 std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double seconds,
                                               const Rules& rules, const Position& p) {
   auto c = std::make_unique<Checkpoints>();
@@ -56,25 +75,16 @@ std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double sec
   std::string problem;
   c->resumed = read_checkpoint(dir, rules, b, problem);
   if (!problem.empty()) std::cerr << "kalah: ignoring " << problem << "; starting afresh\n";
-  if (c->resumed) {
-    // The root's bounds: the best move's proven lower bound, the highest upper bound.
-    const int stores = p.mover_store - p.opponent_store;
-    int lower = -seeds(b), upper = -seeds(b), exact = 0;
-    for (const MoveBounds& mv : c->resumed->moves) {
-      lower = std::max(lower, mv.lower);
-      upper = std::max(upper, mv.upper);
-      exact += mv.lower == mv.upper;
-    }
+  if (c->resumed)
     std::cerr << "resuming from " << checkpoint_path(dir, rules, b) << ": "
-              << c->resumed->nodes << " nodes searched before, value in ["
-              << signed_number(stores + lower) << ", " << signed_number(stores + upper) << "], "
-              << exact << " of " << c->resumed->moves.size() << " moves exact, "
-              << c->resumed->entries.size() << " table entries" << std::endl;
-  }
+              << describe_state(*c->resumed, b, p.mover_store - p.opponent_store) << std::endl;
   c->checkpointing.seconds = seconds;
   c->checkpointing.resume = c->resumed ? &*c->resumed : nullptr;
-  c->checkpointing.save = [dir, rules, b](const SearchState& s) {
+  // Each save says what is proven so far: a search of hours between its answers shows progress.
+  const int stores = p.mover_store - p.opponent_store;
+  c->checkpointing.save = [dir, rules, b, stores](const SearchState& s) {
     write_checkpoint(dir, rules, b, s);
+    std::cerr << "  checkpoint: " << describe_state(s, b, stores) << std::endl;
   };
   return c;
 }
