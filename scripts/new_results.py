@@ -33,7 +33,7 @@ GAMES = [
     (2, 6, "standard", 0, 0, "full"),
     (3, 6, "standard", 0, 0, "full"),
     (4, 6, "standard", 28, 24, "full"),
-    (5, 6, "standard", 26, 24, "full"),
+    (5, 6, "standard", 32, 28, "full"),
     (7, 3, "empty", 18, 0, "full"),
     (7, 3, "standard", 18, 0, "full"),
     (8, 3, "empty", 16, 14, "full"),
