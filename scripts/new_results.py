@@ -37,9 +37,9 @@ GAMES = [
     (7, 3, "empty", 18, 0, "full"),
     (7, 3, "standard", 18, 0, "full"),
     (8, 3, "empty", 16, 14, "full"),
-    (8, 3, "standard", 16, 14, "value"),
-    (7, 4, "empty", 18, 16, "value"),
-    (7, 4, "standard", 18, 16, "value"),
+    (8, 3, "standard", 16, 18, "value"),
+    (7, 4, "empty", 18, 20, "value"),
+    (7, 4, "standard", 18, 20, "value"),
 ]
 
 
