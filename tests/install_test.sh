@@ -3,7 +3,7 @@
 #  - cmake --install into a temporary prefix; examples/probe built against it with
 #    find_package(kalah CONFIG) and run on a small database; the same program built with only
 #    pkg-config's flags;
-#  - cpack -G DEB, the package unpacked, its usr/bin/kalah run.
+#  - cpack -G DEB, each package holding its part, the program's unpacked and run.
 #  - with the Python module built, the prefix is ~/.local (HOME a temporary directory), where the
 #    module goes to the user site: `import kalah` works with no PYTHONPATH; the .deb holds it in
 #    /usr/lib/python3/dist-packages.
@@ -49,17 +49,23 @@ if [ -n "$python_module" ]; then
     "import kalah; print('python module', kalah.__version__, kalah.__file__, kalah.Database('$tmp/db').probe('${positions[0]}'))")
 fi
 
+# The Debian packages (cmake/install.cmake): each holds its part (scripts/deb_test.sh installs
+# them on a clean Debian 12).
 (cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
+contents() { dpkg-deb -c "$(ls "$tmp"/deb/"$1"_*.deb)" >"$tmp/$1.list"; grep -q "$2" "$tmp/$1.list"; }
+contents kalah "usr/bin/kalah$"
+contents kalah "usr/bin/kalah-check-certificate"
+contents kalah "usr/share/doc/kalah/json.md"
+if command -v help2man >/dev/null; then contents kalah "usr/share/man/man1/kalah.1"; fi
+contents libkalah0 "usr/lib/.*libkalah.so.0"
+contents libkalah-dev "usr/include/kalah/kalah.h"
+contents libkalah-dev "usr/lib/.*libkalah.so -> "
+if [ -n "$python_module" ]; then
+  contents python3-kalah "usr/lib/python3/dist-packages/kalah.cpython-"
+fi
 deb=$(ls "$tmp"/deb/kalah_*.deb)
 dpkg-deb -I "$deb" | grep -E "Package|Version|Depends"
-if [ -n "$python_module" ]; then
-  dpkg-deb -c "$deb" >"$tmp/deb.list"
-  grep -q "usr/lib/python3/dist-packages/kalah.cpython-" "$tmp/deb.list"
-fi
 dpkg-deb -x "$deb" "$tmp/root"
-dpkg-deb -c "$deb" >"$tmp/contents"
-grep -q "usr/lib/.*libkalah.so" "$tmp/contents"
-if command -v help2man >/dev/null; then grep -q "usr/share/man/man1/kalah.1" "$tmp/contents"; fi
 "$tmp/root/usr/bin/kalah" solve --pits 3 --seeds 2 --json >"$tmp/solve.json"
 grep -q '"value"' "$tmp/solve.json"
-echo "debian package: $(basename "$deb") installs usr/bin/kalah, which runs"
+echo "debian packages: $(cd "$tmp/deb" && echo *.deb); usr/bin/kalah runs"
