@@ -6,7 +6,7 @@ database size or none, on one thread). Run by `scripts/verify_results.sh --new`.
 
 usage: new_results.py [GAME ...]    e.g. 7,3,empty; all games by default
 
-Each game's record goes to RESULTS/NAME.json (RESULTS: $KALAH_RESULTS, default results/) with
+Each game's record goes to RESULTS/NAME.json (RESULTS: $KALAH_RESULTS, default docs/results/) with
 its certificate, and a game whose record exists is not solved again (delete the record to redo
 it); the section of docs/results.md is then written from every record. Databases are built (or
 reused) in directories of their own under $KALAH_DB (default ~/.cache/kalah/db), named by pits,
@@ -23,7 +23,7 @@ KALAH = os.environ.get("KALAH_EXE", os.path.join(ROOT, "build", "tools", "kalah"
 CHECKER = os.path.join(ROOT, "tools", "check_certificate.py")
 DB = os.environ.get("KALAH_DB") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kalah", "db")
-RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "results"))
+RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "docs", "results"))
 
 # m, n, capture, the database's top layer, the second way's (0: no database), and how far it
 # goes: "full" (every opening move valued, and the pie rule's value: one thread, every opening's
@@ -152,7 +152,7 @@ def section(records):
         "it on one thread after the value. The pie-rule value is the best opening once the",
         "opponent may swap. Second way: the value again with another database (or none) on one",
         "thread. Reproduce a row with `scripts/verify_results.sh --new m,n,capture` (records and",
-        "certificates in results/).",
+        "certificates in docs/results/).",
         "",
         "| game | capture | value | opening moves | pie rule | nodes | seconds | database | "
         "certificate | checked independently | second way |",
@@ -161,14 +161,20 @@ def section(records):
     return "\n".join(lines + [row(r) for r in records]) + "\n"
 
 
+NOTES = "## Notes on the new results"
+
+
 def write_section(records):
+    """Replaces the New results section of docs/results.md, keeping the notes written by hand
+    after it (from NOTES on)."""
     path = os.path.join(ROOT, "docs", "results.md")
     with open(path) as f:
         text = f.read()
-    at = text.find("## New results")
-    text = (text[:at].rstrip("\n") if at >= 0 else text.rstrip("\n")) + "\n\n" + section(records)
+    at, notes = text.find("## New results"), text.find(NOTES)
+    head = text[:at] if at >= 0 else text[:notes] if notes >= 0 else text
+    tail = "\n" + text[notes:] if notes >= 0 else ""
     with open(path, "w") as f:
-        f.write(text)
+        f.write(head.rstrip("\n") + "\n\n" + section(records) + tail)
 
 
 def main():
