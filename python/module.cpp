@@ -33,6 +33,16 @@ api::Rules rules(int pits, const std::string& capture, const std::string& end,
   return {pits, capture, end, remainder};
 }
 
+// A rule argument: None takes it from the database when there is one, else the command line's
+// default. One that contradicts the database is the library's ValueError.
+using Rule = std::optional<std::string>;
+api::Rules rules(int pits, const Rule& capture, const Rule& end, const Rule& remainder,
+                 const api::Database* db) {
+  const api::Rules held = db ? db->rules() : api::Rules{};
+  return {pits ? pits : db ? held.pits : 0, capture.value_or(held.capture),
+          end.value_or(held.end), remainder.value_or(held.remainder)};
+}
+
 // Runs work(stop) on a thread of its own without the GIL, while this thread looks for signals
 // every 50 ms: on Ctrl-C it stops the work and raises KeyboardInterrupt (Python only sees a
 // signal when its own thread asks). Returns the answer's dict.
@@ -75,30 +85,34 @@ PYBIND11_MODULE(kalah, m) {
 
   m.def(
       "solve",
-      [](int pits, int seeds, const std::string& capture, const std::string& end,
-         const std::string& remainder, const api::Database* db) {
-        return interruptible([&](const std::atomic<bool>* stop) {
-          return api::solve(rules(pits, capture, end, remainder), seeds, db, stop);
-        });
+      [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
+         const api::Database* db) {
+        const api::Rules r = rules(pits ? pits : db ? 0 : 6, capture, end, remainder, db);
+        return interruptible(
+            [&](const std::atomic<bool>* stop) { return api::solve(r, seeds, db, stop); });
       },
-      py::kw_only(), py::arg("pits") = 6, py::arg("seeds"), py::arg("capture") = "standard",
-      py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("db") = nullptr,
+      py::kw_only(), py::arg("pits") = 0, py::arg("seeds"), py::arg("capture") = py::none(),
+      py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
       "Solves the start position of Kalah(pits, seeds) and returns the dict of "
       "`kalah solve --json`: value, result, moves (each with its value and the position it leads "
-      "to), best_line, ... `db`, a Database of the same rules, ends the search early.");
+      "to), best_line, ... `db`, a Database, ends the search early; the pits and rules not "
+      "given are the database's, else 6 pits and the command line's rules (standard capture, "
+      "immediate end, remainder to its owner).");
 
   m.def(
       "analyse",
-      [](const std::string& position, int pits, const std::string& capture, const std::string& end,
-         const std::string& remainder, const api::Database* db) {
-        return interruptible([&](const std::atomic<bool>* stop) {
-          return api::analyse(rules(pits, capture, end, remainder), position, db, stop);
-        });
+      [](const std::string& position, int pits, const Rule& capture, const Rule& end,
+         const Rule& remainder, const api::Database* db) {
+        const api::Rules r = rules(pits, capture, end, remainder, db);
+        return interruptible(
+            [&](const std::atomic<bool>* stop) { return api::analyse(r, position, db, stop); });
       },
-      py::arg("position"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = "standard",
-      py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("db") = nullptr,
+      py::arg("position"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = py::none(),
+      py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
       "Analyses any position (pits = 0: as many as the position has) and returns the dict of "
-      "`kalah solve --json`; from `db` when it holds the position, else by search.");
+      "`kalah solve --json`; from `db` when it holds the position, else by search. The rules not "
+      "given are the database's, else the command line's; rules that contradict the database "
+      "raise ValueError.");
 
   py::class_<api::Database>(m, "Database",
                             "The endgame database of one rule variant in a directory, as built "

@@ -89,6 +89,16 @@ class Module(unittest.TestCase):
         with unittest.mock.patch.dict(os.environ, {"KALAH_DB": self.dir}):
             self.assertEqual(kalah.Database(capture="empty").max_seeds, 10)
 
+    def test_rules_not_given_are_the_databases(self):
+        db = kalah.Database(self.dir, capture="empty")
+        for position in self.positions:
+            self.assertEqual(kalah.analyse(position, db=db)["rules"], db.rules)
+            self.assertEqual(kalah.analyse(position, db=db)["value"],
+                             kalah.analyse(position, **db.rules)["value"])
+        self.assertEqual(kalah.solve(seeds=2, db=db)["pits"], 4)  # the database's pits
+        self.assertEqual(kalah.solve(seeds=2, db=db)["rules"]["capture"], "empty")
+        self.assertEqual(kalah.solve(pits=4, seeds=2)["rules"]["capture"], "standard")
+
     def test_threads_share_a_database(self):
         db = kalah.Database(self.dir, capture="empty")
         expected = [db.probe(p) for p in self.positions]
@@ -135,7 +145,8 @@ class Module(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "pits per row must be 1..8, got -1"):
             kalah.Database(self.dir, capture="empty", pits=-1)
         with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty .*, not m=4 capture=standard"):
-            kalah.analyse("1,1,1,1/1,1,1,1", db=kalah.Database(self.dir, capture="empty"))
+            kalah.analyse("1,1,1,1/1,1,1,1", capture="standard",
+                          db=kalah.Database(self.dir, capture="empty"))
         with self.assertRaises(TypeError):
             kalah.solve(4, 3)  # keywords only, as on the command line
 
