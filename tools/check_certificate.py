@@ -332,7 +332,7 @@ class Checker:
         else:
             self.at_most(child, gain - r)
         self.path.pop()
-        self.lower[board] = max(self.lower.get(board, r), r)
+        self.lower[board] = r  # above what it held (else it returned): play is acyclic
 
     def at_most(self, board, r):
         if r >= sum(board):
@@ -355,7 +355,7 @@ class Checker:
             else:
                 self.at_least(child, gain - r)
             self.path.pop()
-        self.upper[board] = min(self.upper.get(board, r), r)
+        self.upper[board] = r
 
     def check(self, board, value):
         self.at_least(board, value)
