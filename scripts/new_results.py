@@ -158,7 +158,11 @@ def section(records):
         "certificate | checked independently | second way |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    return "\n".join(lines + [row(r) for r in records]) + "\n"
+    lines += [row(r) for r in records]
+    lines += ["", "Best lines (each turn of the two players in turn; the full analysis's):", ""]
+    lines += [f"- Kalah({r['m']},{r['n']}) {r['capture']}: {' '.join(r['best_line'])}"
+              for r in records if r["best_line"]]
+    return "\n".join(lines) + "\n"
 
 
 NOTES = "## Notes on the new results"
