@@ -290,6 +290,7 @@ class Checker:
         self.next = 0
         self.lower, self.upper = {}, {}
         self.positions = self.finished = 0
+        self.progress = sys.stderr.isatty()
         self.path = []
 
     def fail(self, board, claim):
@@ -297,6 +298,13 @@ class Checker:
         m = self.rules.m
         shown = ",".join(map(str, board[:m])) + "/" + ",".join(map(str, board[m:]))
         raise Rejected(f"board {shown} (after pits {line}): {claim}")
+
+    def counted(self):
+        """One more position expanded; on a terminal, a progress line every 2^20."""
+        self.positions += 1
+        if self.progress and self.positions % (1 << 20) == 0:
+            print(f"\r  {self.positions} positions, {self.next} of {len(self.moves)} moves read",
+                  end="", file=sys.stderr, flush=True)
 
     def known(self, board):
         """V of a finished board or one in the database, else None."""
@@ -324,7 +332,7 @@ class Checker:
         self.next += 1
         if pit >= self.rules.m or board[pit] == 0:
             self.fail(board, f"pit {pit + 1} cannot be played")
-        self.positions += 1
+        self.counted()
         child, gain, extra = play(self.rules, board, pit)
         self.path.append(pit)
         if extra:
@@ -344,7 +352,7 @@ class Checker:
             return
         if self.upper.get(board, r + 1) <= r:
             return
-        self.positions += 1
+        self.counted()
         for pit in range(self.rules.m):
             if board[pit] == 0:
                 continue
@@ -388,6 +396,8 @@ def main():
         database = Database(args.db or ".", rules, layers, args.body_checksums)
         checker = Checker(rules, top, database, moves)
         checker.check(board, value)
+        if checker.progress:
+            print("\r\033[K", end="", file=sys.stderr)
     except BadInput as e:
         print(f"check_certificate.py: {e}", file=sys.stderr)
         return 2
