@@ -55,7 +55,9 @@ TEST(Builder, SevenAndEightPitsEqualTheSolverAndTheOracle) {
           const int v = *db.probe(b);
           ASSERT_EQ(v, solver.value(b))
               << describe(rules) << " board " << format_relative(Position{b}, m);
-          if (rng() % 64 == 0) ASSERT_EQ(v, oracle.value(b)) << format_relative(Position{b}, m);
+          if (rng() % 64 == 0) {
+            ASSERT_EQ(v, oracle.value(b)) << format_relative(Position{b}, m);
+          }
         } while (db.ranker().next(b));
       }
     }
