@@ -207,6 +207,7 @@ int solve_value(const Job& job) {
                      job.checkpointing());
   copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
+  const double seconds = job.elapsed();  // the value's; the certificate's are its own
   std::optional<Certified> certificate;
   try {
     certificate = certify(job, pv.lower);
@@ -215,13 +216,13 @@ int solve_value(const Job& job) {
   }
   if (job.json) {
     JsonObject answer = value_json("solve", job.rules, job.position, pv.lower, pv.nodes,
-                                   pv.probes, job.elapsed());
+                                   pv.probes, seconds);
     if (certificate) answer.add("certificate", certificate_json(*certificate));
     std::cout << answer.str() << std::endl;
   } else {
     std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(job.position.mover)
               << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
-    print_counts(std::cout, "nodes", pv.nodes, pv.probes, job.elapsed());
+    print_counts(std::cout, "nodes", pv.nodes, pv.probes, seconds);
     if (certificate) print_certificate(std::cout, *certificate, job.db_dir);
   }
   return kExitOk;
