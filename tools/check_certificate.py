@@ -386,14 +386,20 @@ def main():
     parser.add_argument("--body-checksums", action="store_true",
                         help="also recompute each layer file's body checksum (slow in Python: "
                              "about a minute per 50 MB)")
+    parser.add_argument("--cache-gb", type=float, default=2, metavar="GB",
+                        help="decoded blocks kept (default 2); a cache that holds the layers the "
+                             "proof reads (1 GB per 10^9 boards) decodes each block once")
     args = parser.parse_args()
+    if args.cache_gb <= 0:
+        parser.error("--cache-gb must be positive")
     sys.setrecursionlimit(1_000_000)
     start = time.monotonic()
     try:
         rules, board, value, top, layers, moves, fields = read_certificate(args.certificate)
         if top and not args.db:
             raise BadInput(f"the certificate's leaves are layers 1..{top} of a database: give --db")
-        database = Database(args.db or ".", rules, layers, args.body_checksums)
+        database = Database(args.db or ".", rules, layers, args.body_checksums,
+                            int(args.cache_gb * (1 << 30)) // 65536)
         checker = Checker(rules, top, database, moves)
         checker.check(board, value)
         if checker.progress:
