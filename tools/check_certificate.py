@@ -20,6 +20,7 @@ malformed certificate, a missing or damaged layer file).
 import argparse
 import math
 import os
+import signal
 import struct
 import sys
 import time
@@ -390,6 +391,7 @@ def main():
                         help="decoded blocks kept (default 2); a cache that holds the layers the "
                              "proof reads (1 GB per 10^9 boards) decodes each block once")
     args = parser.parse_args()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly, as any filter
     if args.cache_gb <= 0:
         parser.error("--cache-gb must be positive")
     sys.setrecursionlimit(1_000_000)
