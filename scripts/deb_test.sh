@@ -11,7 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 command -v mmdebstrap >/dev/null || scripts/install-deps.sh mmdebstrap
-tmp=$(mktemp -d)
+# In the build directory, not /tmp: the root's programs must be allowed to run (a /tmp mounted
+# noexec would refuse them).
+tmp=$(mktemp -d "$(cd "$build" && pwd)/deb-test.XXXXXX")
 root=$tmp/root
 cleanup() {
   umount "$root/proc" 2>/dev/null || true
