@@ -29,12 +29,6 @@ uint64_t disk_bytes(uint64_t size) {
   return (size + kBlock - 1) / kBlock * kBlock;
 }
 
-std::string hex(uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
-
 uint64_t checksum(const std::string& text) {
   Checksum c;
   c.update(text.data(), text.size());
@@ -83,7 +77,7 @@ AnswerStore::AnswerStore(const std::string& db_dir, const Rules& rules, uint64_t
 
 std::string AnswerStore::path(const Position& p, bool book) const {
   const std::string key = describe(rules_) + "|" + format_absolute(p, rules_.pits);
-  return dir_ + "/" + hex(checksum(key)) + (book ? ".book" : ".answer");
+  return dir_ + "/" + to_hex(checksum(key)) + (book ? ".book" : ".answer");
 }
 
 std::string AnswerStore::record(const Position& p, const StoredAnswer& s) const {
@@ -100,7 +94,7 @@ std::string AnswerStore::record(const Position& p, const StoredAnswer& s) const 
   std::snprintf(seconds, sizeof seconds, "%.6f", s.seconds);
   out << "\nnodes " << s.nodes << "\nseconds " << seconds << "\nbook " << s.book << "\n";
   const std::string body = out.str();
-  return body + "checksum " + hex(checksum(body)) + "\n";
+  return body + "checksum " + to_hex(checksum(body)) + "\n";
 }
 
 std::optional<StoredAnswer> AnswerStore::read(const std::string& path, const Position& p) const {
@@ -110,7 +104,7 @@ std::optional<StoredAnswer> AnswerStore::read(const std::string& path, const Pos
   // The checksum line last, over every byte before it.
   const size_t at = text.rfind("checksum ");
   if (at == std::string::npos ||
-      text.substr(at) != "checksum " + hex(checksum(text.substr(0, at))) + "\n")
+      text.substr(at) != "checksum " + to_hex(checksum(text.substr(0, at))) + "\n")
     return std::nullopt;
   Reader r(text);
   StoredAnswer s;

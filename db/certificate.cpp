@@ -1,11 +1,10 @@
 // certificate.cpp: the certificate file of certificate.h.
 #include "db/certificate.h"
 
-#include <cinttypes>
-#include <cstdio>
 #include <sstream>
 
 #include "db/atomic_file.h"
+#include "db/checksum.h"
 #include "db/file_names.h"
 #include "kalah/version.h"
 #include "solver/notation.h"
@@ -24,9 +23,8 @@ uint64_t write_certificate(const std::string& path, const CertificateHeader& h,
        << "position " << format_absolute(h.position, m) << "\n"
        << "leaf-layer " << (h.db ? h.db->max_seeds() : 0) << "\n";
   for (int s = 1; h.db && s <= h.db->max_seeds(); ++s) {
-    char checksum[17];
-    std::snprintf(checksum, sizeof checksum, "%016" PRIx64, h.db->layer(s).header().body_checksum);
-    text << "layer " << s << " " << layer_file_name(h.rules, s) << " " << checksum << "\n";
+    text << "layer " << s << " " << layer_file_name(h.rules, s) << " "
+         << to_hex(h.db->layer(s).header().body_checksum) << "\n";
   }
   text << "moves " << moves.size() << "\n"
        << "positions " << h.positions << "\n"

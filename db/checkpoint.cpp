@@ -5,8 +5,6 @@
 #include <zstd.h>
 
 #include <cerrno>
-#include <cinttypes>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -42,16 +40,10 @@ std::string head_lines(const Rules& rules, const Board& b, const SearchState& s)
   return text.str();
 }
 
-std::string hex(uint64_t x) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016" PRIx64, x);
-  return text;
-}
-
 }  // namespace
 
 std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b) {
-  return dir + "/" + variant_name(rules) + "-" + hex(board_hash(b)) + ".checkpoint";
+  return dir + "/" + variant_name(rules) + "-" + to_hex(board_hash(b)) + ".checkpoint";
 }
 
 void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
@@ -73,7 +65,7 @@ void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b
   Checksum sum;
   sum.update(head.data(), head.size());
   sum.update(entries.data(), entries.size());
-  const std::string text = head + "checksum " + hex(sum.digest()) + "\nend\n";
+  const std::string text = head + "checksum " + to_hex(sum.digest()) + "\nend\n";
   const std::string frame =
       compress_block(reinterpret_cast<const uint8_t*>(entries.data()), entries.size(), kZstdLevel);
   const std::string path = checkpoint_path(dir, rules, b);
@@ -133,7 +125,7 @@ std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& 
   Checksum sum;
   sum.update(head.data(), head.size());
   sum.update(entries.data(), entries.size());
-  if (data.compare(checksum_at, 9 + 16, "checksum " + hex(sum.digest())) != 0)
+  if (data.compare(checksum_at, 9 + 16, "checksum " + to_hex(sum.digest())) != 0)
     return refuse("checksum mismatch");
   const auto* at = reinterpret_cast<const uint8_t*>(entries.data());
   for (TranspositionTable::Entry& e : state.entries) {

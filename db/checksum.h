@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace kalah {
 
@@ -72,5 +74,12 @@ class Checksum {
   unsigned char word_[8] = {};
   size_t pending_ = 0;
 };
+
+// A checksum (or any 64-bit value) as 16 lowercase hex digits, as the files write them.
+inline std::string to_hex(uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
 
 }  // namespace kalah

@@ -334,13 +334,7 @@ class Checker:
         if pit >= self.rules.m or board[pit] == 0:
             self.fail(board, f"pit {pit + 1} cannot be played")
         self.counted()
-        child, gain, extra = play(self.rules, board, pit)
-        self.path.append(pit)
-        if extra:
-            self.at_least(child, r - gain)
-        else:
-            self.at_most(child, gain - r)
-        self.path.pop()
+        self.follow(board, pit, r, self.at_least, self.at_most)
         self.lower[board] = r  # above what it held (else it returned): play is acyclic
 
     def at_most(self, board, r):
@@ -355,16 +349,20 @@ class Checker:
             return
         self.counted()
         for pit in range(self.rules.m):
-            if board[pit] == 0:
-                continue
-            child, gain, extra = play(self.rules, board, pit)
-            self.path.append(pit)
-            if extra:
-                self.at_most(child, r - gain)
-            else:
-                self.at_least(child, gain - r)
-            self.path.pop()
+            if board[pit]:
+                self.follow(board, pit, r, self.at_most, self.at_least)
         self.upper[board] = r
+
+    def follow(self, board, pit, r, same, other):
+        """Plays pit and asks the child the claim "the mover's V is r" leads to: the same claim
+        (less the gain) when the mover moves again, else the other one on gain - r."""
+        child, gain, extra = play(self.rules, board, pit)
+        self.path.append(pit)
+        if extra:
+            same(child, r - gain)
+        else:
+            other(child, gain - r)
+        self.path.pop()
 
     def check(self, board, value):
         self.at_least(board, value)

@@ -7,7 +7,6 @@
 
 #include "db/certificate.h"
 #include "db/checkpoint.h"
-#include "solver/notation.h"
 #include "solver/proof.h"
 #include "solver/units.h"
 #include "tools/cli.h"
