@@ -13,7 +13,6 @@
 
 #include "db/checkpoint.h"
 #include "solver/parallel_search.h"
-#include "solver/rank.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -21,12 +20,9 @@ namespace kalah {
 namespace {
 
 Position random_position(std::mt19937_64& rng, int m, int s) {
-  const Ranker ranker(m, s);
   Position p;
-  do {
-    p.board = ranker.unrank(
-        s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
-  } while (is_terminal(Rules{m}, p.board));
+  do p.board = test::random_board(rng, m, s);
+  while (is_terminal(Rules{m}, p.board));
   return p;
 }
 

@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "solver/proof.h"
-#include "solver/rank.h"
 #include "solver/value.h"
 #include "tests/oracle.h"
+#include "tests/test_util.h"
 
 namespace kalah {
 namespace {
@@ -26,11 +26,6 @@ class OracleLeaves : public LeafValues {
   int top_;
 };
 
-Board random_board(std::mt19937_64& rng, int m, int s) {
-  const Ranker ranker(m, s);
-  return ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
-}
-
 TEST(Proof, ProvesTheValueAndNothingElse) {
   std::mt19937_64 rng(20261202);
   for (int m = 3; m <= 4; ++m) {
@@ -39,7 +34,7 @@ TEST(Proof, ProvesTheValueAndNothingElse) {
       for (const int top : {-1, 4}) {
         const OracleLeaves leaves(r, top);
         for (int i = 0; i < 6; ++i) {
-          const Board b = random_board(rng, m, 8 + static_cast<int>(rng() % 5));
+          const Board b = test::random_board(rng, m, 8 + static_cast<int>(rng() % 5));
           const int v = oracle.value(b);
           SCOPED_TRACE(describe(r) + " leaves " + std::to_string(top));
           ProofWriter proof(r, top < 0 ? nullptr : &leaves, 1 << 20);
@@ -61,7 +56,7 @@ TEST(Proof, ProvingMovesReachTheBound) {
     test::Oracle oracle(r);
     Solver solver(r, 1 << 20);
     for (int i = 0; i < 30; ++i) {
-      const Board b = random_board(rng, 4, 6 + static_cast<int>(rng() % 6));
+      const Board b = test::random_board(rng, 4, 6 + static_cast<int>(rng() % 6));
       if (is_terminal(r, b)) continue;
       const int v = oracle.value(b);
       const int pit = solver.proving_move(b, v);

@@ -7,9 +7,9 @@
 #include "solver/analysis.h"
 #include "solver/notation.h"
 #include "solver/openings.h"
-#include "solver/rank.h"
 #include "solver/solver.h"
 #include "tests/oracle.h"
+#include "tests/test_util.h"
 
 namespace kalah {
 namespace {
@@ -58,10 +58,8 @@ TEST(Search, TableSizeNeverChangesAResult) {
 
 // A random position of m pits with s seeds on the board and random stores.
 Position random_position(std::mt19937_64& rng, int m, int s) {
-  const Ranker ranker(m, s);
   Position p;
-  p.board =
-      ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+  p.board = test::random_board(rng, m, s);
   p.mover_store = static_cast<int>(rng() % 10);
   p.opponent_store = static_cast<int>(rng() % 10);
   p.mover = rng() % 2 ? Side::kSouth : Side::kNorth;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "db/builder.h"
+#include "solver/rank.h"
 
 namespace kalah::test {
 
@@ -50,6 +51,12 @@ void build(const std::string& dir, const Rules& rules, int max_seeds, int thread
   o.threads = threads;
   BuildObserver quiet;
   build_database(o, quiet);
+}
+
+Board random_board(std::mt19937_64& rng, int m, int s) {
+  const Ranker ranker(m, s);
+  return ranker.unrank(s,
+                       std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
 }
 
 std::string read_file(const std::string& path) {

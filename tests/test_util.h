@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ class TempDir {
 
 // Builds layers 1..max_seeds of `rules` into dir with the library, printing nothing.
 void build(const std::string& dir, const Rules& rules, int max_seeds, int threads = 0);
+
+// A board of m pits a row with s seeds, uniformly among them (by rank).
+Board random_board(std::mt19937_64& rng, int m, int s);
 
 std::string read_file(const std::string& path);
 // Every layer file (*.kdb) of a directory, by name, with its bytes.
