@@ -1,6 +1,8 @@
 // analyse.cpp: database, else search.
 #include "api/analyse.h"
 
+#include "solver/analysis.h"
+#include "solver/solver.h"
 #include "solver/units.h"
 
 namespace kalah {
@@ -46,6 +48,29 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
   r.seconds = seconds_since(t0);
   if (r.source == "search" && !out.interrupted && db && db->answers())
     db->answers()->put(p, {r.analysis, r.nodes, r.seconds, false});
+  return out;
+}
+
+PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,
+                        size_t table_bytes, const std::atomic<bool>* stop,
+                        const std::function<void(int)>& progress) {
+  Solver solver(rules, table_bytes, db);
+  solver.set_stop_flag(stop);
+  const CopyWatch copies(db);
+  PieOutcome out;
+  try {
+    int boards = 0;
+    const BoardValue value = values_of(solver);
+    out.pie = pie_rule(rules, p, [&](const Board& b) {
+      if (progress) progress(++boards);
+      return value(b);
+    });
+  } catch (const SearchInterrupted&) {
+    out.interrupted = true;
+  }
+  copies.check();
+  out.nodes = solver.nodes();
+  out.probes = solver.probes();
   return out;
 }
 

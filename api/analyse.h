@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "api/answer.h"
+#include "solver/openings.h"
 #include "db/database.h"
 #include "solver/parallel_search.h"
 
@@ -34,6 +35,18 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
 // The analysis the database's answer store holds for p (db/answer_store.h), source "store";
 // nothing without a store, for a position the database holds, or when none is stored.
 std::optional<Report> stored_report(const Rules& rules, const Position& p, const Database* db);
+
+// The pie rule at p (solver/openings.h): every opening valued by one searching thread ending at
+// db. `interrupted` when `stop` ended it first (no bounds: the openings are searched one by one).
+// `progress`, if given, is called with the number of boards valued so far.
+struct PieOutcome {
+  PieAnalysis pie;
+  uint64_t nodes = 0, probes = 0;
+  bool interrupted = false;
+};
+PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,
+                        size_t table_bytes, const std::atomic<bool>* stop = nullptr,
+                        const std::function<void(int boards)>& progress = {});
 
 // The answer of an Outcome: analysis_json, or interrupted_json with the bounds.
 JsonObject outcome_json(const std::string& command, const Outcome& o);

@@ -1,14 +1,20 @@
 // kalah.cpp: the public API (include/kalah/kalah.h) over the solver and database libraries.
 #include "kalah/kalah.h"
 
+#include <tbb/task_arena.h>
+
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
 #include "api/analyse.h"
+#include "api/deadline.h"
 #include "db/database.h"
 #include "db/file_names.h"
 #include "solver/notation.h"
+#include "solver/threads.h"
+#include "solver/units.h"
 
 namespace kalah::api {
 namespace {
@@ -42,11 +48,11 @@ Analysis to_public(const std::string& command, const Report& r) {
   Analysis a;
   a.position = format_relative(r.position, m);
   a.absolute = format_absolute(r.position, m);
-  a.value = r.analysis.value;
+  a.value = a.lower = a.upper = r.analysis.value;
   a.result = result_word(a.value);
   a.finished = r.analysis.finished;
   for (const MoveReport& mv : r.analysis.moves) {
-    const Position next = apply(r.rules, r.position, mv.pit);
+    const kalah::Position next = apply(r.rules, r.position, mv.pit);
     a.moves.push_back({mv.pit + 1, mv.value, result_word(mv.value), format_turn(mv.turn),
                        format_relative(next, m), format_absolute(next, m)});
   }
@@ -59,13 +65,108 @@ Analysis to_public(const std::string& command, const Report& r) {
   return a;
 }
 
-// The answer, or Interrupted with the bounds proven when the search was stopped.
-Analysis outcome(const std::string& command, const Outcome& o) {
-  if (o.interrupted)
-    throw Interrupted("interrupted after " + std::to_string(o.report.nodes) +
-                      " nodes: the value lies in [" + std::to_string(o.lower) + ", " +
-                      std::to_string(o.upper) + "]");
-  return to_public(command, o.report);
+Analysis heading(const kalah::Rules& r, const kalah::Position& p, int value) {
+  Analysis a;
+  a.position = format_relative(p, r.pits);
+  a.absolute = format_absolute(p, r.pits);
+  a.value = a.lower = a.upper = value;
+  a.result = result_word(value);
+  a.finished = is_terminal(r, p.board);
+  return a;
+}
+
+// What a timeout leaves: the bounds proven.
+Analysis bounds(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
+                int lower, int upper, uint64_t nodes, double seconds) {
+  Analysis a = heading(r, p, lower);
+  a.exact = false;
+  a.upper = upper;
+  a.result.clear();
+  a.source = "bounds";
+  a.nodes = nodes;
+  a.seconds = seconds;
+  a.json = interrupted_json(command, r, p, lower, upper, nodes, seconds).str();
+  return a;
+}
+
+Analysis value_only(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
+                    const kalah::Database* db, const std::atomic<bool>* stop) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (std::optional<Report> stored = stored_report(r, p, db)) {
+    Analysis a = heading(r, p, stored->analysis.value);
+    a.source = "store";
+    a.seconds = seconds_since(t0);
+    a.json = value_json(command, r, p, a.value, 0, 0, a.seconds).str();
+    return a;
+  }
+  const CopyWatch copies(db);
+  const ParallelValue pv = value_parallel(r, p, db, kSearchTableBytes, stop);
+  copies.check();
+  if (pv.interrupted) return bounds(command, r, p, pv.lower, pv.upper, pv.nodes, seconds_since(t0));
+  Analysis a = heading(r, p, pv.lower);
+  a.source = "search";
+  a.nodes = pv.nodes;
+  a.probes = pv.probes;
+  a.seconds = seconds_since(t0);
+  a.json = value_json(command, r, p, a.value, a.nodes, a.probes, a.seconds).str();
+  return a;
+}
+
+Analysis pie(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
+             const kalah::Database* db, const std::atomic<bool>* stop) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const PieOutcome out = pie_position(r, p, db, kSearchTableBytes, stop);
+  if (out.interrupted) {
+    const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
+    return bounds(command, r, p, stores - s, stores + s, out.nodes, seconds_since(t0));
+  }
+  Analysis a = heading(r, p, out.pie.value);
+  for (const PieOpening& o : out.pie.openings)
+    a.openings.push_back({format_turn(o.turn), o.value, o.swapped});
+  a.best_opening = a.openings[out.pie.best].turn;
+  a.source = "search";
+  a.nodes = out.nodes;
+  a.probes = out.probes;
+  a.seconds = seconds_since(t0);
+  a.json = pie_json(command, r, p, out.pie)
+               .add("nodes", a.nodes)
+               .add("probes", a.probes)
+               .add("seconds", a.seconds)
+               .str();
+  return a;
+}
+
+// The answer to `options` for p: on options.threads threads (an arena of this call's own),
+// stopped by *stop (Interrupted, with the bounds in its message) or by the timeout (the bounds).
+Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
+                const kalah::Database* db, size_t table_bytes, const std::atomic<bool>* stop,
+                const Options& o) {
+  if (o.value_only && o.pie) throw std::invalid_argument("give pie or value_only, not both");
+  if (!(o.timeout >= 0) || std::isinf(o.timeout))
+    throw std::invalid_argument("timeout must be 0 (none) or a number of seconds");
+  std::atomic<bool> timed_out{false};
+  std::optional<Deadline> deadline;
+  const std::atomic<bool>* watched = stop;
+  if (o.timeout > 0) {
+    deadline.emplace(o.timeout, timed_out, stop);  // raised by the caller's stop too
+    watched = &timed_out;
+  }
+  tbb::task_arena arena(thread_count(o.threads));
+  Analysis a = arena.execute([&] {
+    return rethrowing([&] {
+      if (o.pie) return pie(command, r, p, db, watched);
+      if (o.value_only) return value_only(command, r, p, db, watched);
+      const Outcome out = analyse_position(r, p, db, table_bytes, watched);
+      if (out.interrupted)
+        return bounds(command, r, p, out.lower, out.upper, out.report.nodes, out.report.seconds);
+      return to_public(command, out.report);
+    });
+  });
+  if (!a.exact && stop && stop->load())
+    throw Interrupted("interrupted after " + std::to_string(a.nodes) +
+                      " nodes: the value lies in [" + std::to_string(a.lower) + ", " +
+                      std::to_string(a.upper) + "]");
+  return a;
 }
 
 }  // namespace
@@ -78,13 +179,87 @@ std::string default_directory() {
   return default_database_dir();
 }
 
+// Between Position and kalah::Position (the solver's), converted at each call: a copy of 16
+// bytes and the rules' names parsed, cheap next to text.
+struct PositionAccess {
+  static kalah::Position internal(const Position& q) {
+    kalah::Position p;
+    std::memcpy(p.board.pits.data(), q.board_.pits, sizeof q.board_.pits);
+    p.mover_store = q.stores_[0];
+    p.opponent_store = q.stores_[1];
+    p.mover = q.mover_ == 'S' ? Side::kSouth : Side::kNorth;
+    return p;
+  }
+  static Position public_position(const Rules& rules, const kalah::Position& p) {
+    Position q;
+    q.rules_ = rules;
+    std::memcpy(q.board_.pits, p.board.pits.data(), sizeof q.board_.pits);
+    q.stores_[0] = p.mover_store;
+    q.stores_[1] = p.opponent_store;
+    q.mover_ = p.mover == Side::kSouth ? 'S' : 'N';
+    return q;
+  }
+};
+
+Position Position::start(const Rules& rules, int seeds) {
+  const kalah::Rules r = internal_rules(rules);
+  return PositionAccess::public_position(rules, start_position(r.pits, seeds));
+}
+
+Position Position::parse(const std::string& text, const Rules& rules) {
+  if (rules.pits != 0) internal_rules(rules);
+  const ParsedPosition parsed = parse_position(text, rules.pits);
+  Rules with_pits = rules;
+  with_pits.pits = parsed.pits;
+  internal_rules(with_pits);  // the rule names
+  return PositionAccess::public_position(with_pits, parsed.position);
+}
+
+std::vector<int> Position::legal_moves() const {
+  std::vector<int> moves;
+  if (is_over()) return moves;
+  for (int pit = 0; pit < rules_.pits; ++pit)
+    if (board_.pits[pit]) moves.push_back(pit + 1);
+  return moves;
+}
+
+Position Position::play(int pit) const {
+  if (is_over()) throw std::invalid_argument("the game is over: no move is legal");
+  if (pit < 1 || pit > rules_.pits || !board_.pits[pit - 1])
+    throw std::invalid_argument("pit " + std::to_string(pit) + " is not a legal move of " + str() +
+                                " (pits 1.." + std::to_string(rules_.pits) +
+                                " in sowing order, with seeds)");
+  return PositionAccess::public_position(
+      rules_, apply(internal_rules(rules_), PositionAccess::internal(*this), pit - 1));
+}
+
+bool Position::is_over() const {
+  return is_terminal(internal_rules(rules_), PositionAccess::internal(*this).board);
+}
+
+int Position::score() const {
+  const kalah::Rules r = internal_rules(rules_);
+  const kalah::Position p = PositionAccess::internal(*this);
+  return final_margin(p, is_terminal(r, p.board) ? terminal_value(r, p.board) : 0);
+}
+
+std::string Position::str() const {
+  return format_relative(PositionAccess::internal(*this), rules_.pits);
+}
+
+std::string Position::absolute() const {
+  return format_absolute(PositionAccess::internal(*this), rules_.pits);
+}
+
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
+  Rules rules;  // db's, public (probe(Position) compares them)
   uint64_t copy_epoch = 0;  // when it was opened (check_copies)
 
-  Analysis analyse(const std::string& command, const kalah::Rules& rules, const Position& p,
-                   const std::atomic<bool>* stop) const {
-    return outcome(command, analyse_position(rules, p, db.get(), kAnalysisTableBytes, stop));
+  Analysis analyse(const std::string& command, const kalah::Rules& rules,
+                   const kalah::Position& p, const std::atomic<bool>* stop,
+                   const Options& options) const {
+    return answer(command, rules, p, db.get(), kAnalysisTableBytes, stop, options);
   }
 };
 
@@ -120,6 +295,7 @@ Database::Database(const std::string& directory, const Rules& rules, size_t cach
             directory, r, cache_mb ? cache_mb << 20 : kalah::Database::search_cache_bytes());
       });
   impl_->copy_epoch = impl_->db->copy_epoch();
+  impl_->rules = public_rules(r);
 }
 
 Database::~Database() = default;
@@ -127,7 +303,7 @@ Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 
 Rules Database::rules() const {
-  return public_rules(impl_->db->rules());
+  return impl_->rules;
 }
 
 int Database::max_seeds() const {
@@ -136,7 +312,7 @@ int Database::max_seeds() const {
 
 std::optional<int> Database::probe(const std::string& position) const {
   const kalah::Rules& rules = impl_->db->rules();
-  const Position p = parse_position(position, rules.pits).position;
+  const kalah::Position p = parse_position(position, rules.pits).position;
   const std::optional<int> v = rethrowing([&] {
     const CopyWatch copies(impl_->db.get());
     const std::optional<int> value = impl_->db->probe(p.board);
@@ -145,6 +321,18 @@ std::optional<int> Database::probe(const std::string& position) const {
   });
   if (!v) return std::nullopt;
   return final_margin(p, *v);
+}
+
+std::optional<int> Database::probe(const Position& position) const {
+  if (!(position.rules() == impl_->rules)) {
+    const Rules& r = position.rules();
+    throw std::invalid_argument("the database holds m=" + std::to_string(impl_->rules.pits) + " " +
+                                describe(impl_->db->rules()) + ", not the position's m=" +
+                                std::to_string(r.pits) + " " + describe(internal_rules(r)));
+  }
+  const std::optional<int> v = probe_board(position.board());
+  if (!v) return std::nullopt;
+  return position.mover_store() - position.opponent_store() + *v;
 }
 
 std::optional<int> Database::probe_board(const Board& board) const {
@@ -166,34 +354,37 @@ void Database::check_copies() const {
   });
 }
 
-Analysis Database::analyse(const std::string& position, const std::atomic<bool>* stop) const {
+Analysis Database::analyse(const std::string& position, const std::atomic<bool>* stop,
+                           const Options& options) const {
   const kalah::Rules& rules = impl_->db->rules();
-  const Position p = parse_position(position, rules.pits).position;
-  return rethrowing([&] { return impl_->analyse("query", rules, p, stop); });
+  const kalah::Position p = parse_position(position, rules.pits).position;
+  return impl_->analyse("query", rules, p, stop, options);
 }
 
 Analysis analyse(const Rules& rules, const std::string& position, const Database* db,
-                 const std::atomic<bool>* stop) {
+                 const std::atomic<bool>* stop, const Options& options) {
   if (rules.pits != 0) internal_rules(rules);  // pits 0 is the position's; anything else is checked
   const ParsedPosition parsed = parse_position(position, rules.pits);
   Rules with_pits = rules;
   with_pits.pits = parsed.pits;
   const kalah::Rules r = internal_rules(with_pits);
-  const Position& p = parsed.position;
+  const kalah::Position& p = parsed.position;
   if (db) {
     const kalah::Rules& held = db->impl_->db->rules();
     if (!(held == r))
       throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
                                   describe(held) + ", not m=" + std::to_string(r.pits) + " " +
                                   describe(r));
-    return rethrowing([&] { return db->impl_->analyse("solve", r, p, stop); });
+    return db->impl_->analyse("solve", r, p, stop, options);
   }
-  return outcome("solve", analyse_position(r, p, nullptr, kSearchTableBytes, stop));
+  return answer("solve", r, p, nullptr, kSearchTableBytes, stop, options);
 }
 
-Analysis solve(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop) {
+Analysis solve(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop,
+               const Options& options) {
   const kalah::Rules r = internal_rules(rules);  // pits = 0 is refused here
-  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db, stop);
+  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db, stop,
+                 options);
 }
 
 }  // namespace kalah::api

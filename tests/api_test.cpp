@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -96,6 +97,92 @@ TEST_F(Api, AStopFlagEndsASearchWithInterrupted) {
     EXPECT_NE(std::string(e.what()).find("the value lies in ["), std::string::npos) << e.what();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+}
+
+// Options: the value alone, the pie rule and any thread count give the full analysis's values
+// (the oracle's, on random positions of every variant); a timeout returns bounds, not an
+// exception, and they hold the value.
+TEST_F(Api, OptionsAgreeWithTheOracle) {
+  std::mt19937_64 rng(27);
+  for (const Rules& r : test::all_variants(3)) {
+    const api::Rules rules{3, to_string(r.capture), to_string(r.end), to_string(r.remainder)};
+    test::Oracle oracle(r);
+    for (int i = 0; i < 5; ++i) {
+      Position p;
+      p.board = test::random_board(rng, 3, 1 + static_cast<int>(rng() % 10));
+      p.mover_store = static_cast<int>(rng() % 5);
+      const std::string text = format_relative(p, 3);
+      const int expected = final_margin(p, oracle.value(p.board));
+      for (int threads : {1, 2, 8}) {
+        const api::Analysis full = api::analyse(rules, text, nullptr, nullptr, {.threads = threads});
+        EXPECT_EQ(full.value, expected) << text;
+        EXPECT_TRUE(full.exact);
+        EXPECT_EQ(full.lower, expected);
+        const api::Analysis value =
+            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .value_only = true});
+        EXPECT_EQ(value.value, expected) << text;
+        EXPECT_TRUE(value.moves.empty());
+      }
+      if (is_terminal(r, p.board)) continue;
+      // Under the pie rule an opening worth w is worth -|w|; the best is the largest.
+      const api::Analysis pie = api::analyse(rules, text, nullptr, nullptr, {.pie = true});
+      int best = -1000;
+      for (const api::Opening& o : pie.openings) {
+        EXPECT_EQ(o.swapped, o.value > 0);
+        best = std::max(best, -std::abs(o.value));
+      }
+      EXPECT_EQ(pie.value, best) << text;
+      EXPECT_FALSE(pie.best_opening.empty());
+    }
+  }
+  const api::Rules big{6, "standard", "immediate", "owner"};
+  for (bool value_only : {false, true}) {
+    const api::Analysis a = api::solve(big, 6, nullptr, nullptr,
+                                       {.value_only = value_only, .timeout = 0.2});
+    EXPECT_FALSE(a.exact);
+    EXPECT_EQ(a.source, "bounds");
+    EXPECT_LE(a.lower, a.upper);
+    EXPECT_NE(a.json.find("\"interrupted\": true"), std::string::npos) << a.json;
+  }
+  EXPECT_THROW(api::solve(big, 4, nullptr, nullptr, {.value_only = true, .pie = true}),
+               std::invalid_argument);
+  EXPECT_THROW(api::solve(big, 4, nullptr, nullptr, {.timeout = -1}), std::invalid_argument);
+  EXPECT_THROW(api::solve(big, 4, nullptr, nullptr, {.threads = -1}), std::invalid_argument);
+}
+
+// Position plays as the solver's rules: the moves of an analysis lead where play() does, the
+// end of a game and its score are the finished position's value.
+TEST_F(Api, PositionPlaysAsTheAnalysisSays) {
+  std::mt19937 rng(28);
+  for (const Rules& r : test::all_variants(4)) {
+    const api::Rules rules{4, to_string(r.capture), to_string(r.end), to_string(r.remainder)};
+    api::Position p = api::Position::start(rules, 2);
+    EXPECT_EQ(p.str(), "2,2,2,2/2,2,2,2/0,0");
+    while (true) {
+      const api::Analysis a = api::analyse(rules, p.absolute());
+      EXPECT_EQ(p.is_over(), a.finished);
+      std::vector<int> pits;
+      for (const api::Move& m : a.moves) {
+        pits.push_back(m.pit);
+        EXPECT_EQ(p.play(m.pit).absolute(), m.absolute);
+      }
+      EXPECT_EQ(p.legal_moves(), pits);
+      EXPECT_EQ(api::Position::parse(p.absolute(), rules), p);
+      if (p.is_over()) {
+        EXPECT_EQ(p.score(), a.value);
+        EXPECT_THROW(p.play(1), std::invalid_argument);
+        break;
+      }
+      EXPECT_THROW(p.play(5), std::invalid_argument);
+      p = p.play(pits[rng() % pits.size()]);
+    }
+  }
+  // Probing a Position is probing its text; another variant's position is refused.
+  const api::Database db(dir_->str(), kEmpty);
+  const api::Rules empty4{4, "empty", "immediate", "owner"};
+  for (const char* text : {"1,0,2,0/0,1,1,0/3,4", "0,2,0,1/1,0,0,3/0,1", "2,1,0,0/0,0,1,3/5,2"})
+    EXPECT_EQ(db.probe(api::Position::parse(text, empty4)), db.probe(text)) << text;
+  EXPECT_THROW(db.probe(api::Position::parse("1,0,2,0/0,1,1,0/3,4", {4})), std::invalid_argument);
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 
 usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)
 """
+import doctest
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -127,6 +129,78 @@ class Module(unittest.TestCase):
         out, _ = proc.communicate(timeout=30)
         self.assertLess(time.monotonic() - sent, 1.0, "took more than a second to stop")
         self.assertEqual((proc.returncode, out.strip()), (3, "interrupted"))
+
+    def test_position_plays_as_the_command_line(self):
+        # Random games of every rule variant: legal moves, each move's position and the end of
+        # the game against `kalah solve --json` (its moves and finished), the score at the end
+        # against the value of the finished position.
+        rng = random.Random(27)
+        variants = [(c, e, r) for c in ("standard", "empty") for e in ("immediate", "on-turn")
+                    for r in ("owner", "discard")]
+        for capture, end, remainder in variants:
+            rules = dict(capture=capture, end=end, remainder=remainder)
+            flags = ["--capture", capture, "--end", end, "--remainder", remainder]
+            for pits, seeds in ((3, 2), (4, 2), (5, 1)):
+                p = kalah.Position.start(pits=pits, seeds=seeds, **rules)
+                self.assertEqual(p.rules, rules)
+                while True:
+                    expected = cli("solve", *flags, "--no-db", "--json", p.absolute)[0]
+                    self.assertEqual((str(p), p.absolute), (expected["position"],
+                                                             expected["absolute"]))
+                    self.assertEqual(p.is_over, expected["finished"], str(p))
+                    self.assertEqual(p.legal_moves, [m["pit"] for m in expected["moves"]])
+                    for m in expected["moves"]:
+                        self.assertEqual(str(p.play(m["pit"])), m["position"])
+                    self.assertEqual(kalah.Position.from_string(p.absolute, **rules), p)
+                    if p.is_over:
+                        self.assertEqual(p.score, expected["value"], str(p))
+                        break
+                    with self.assertRaisesRegex(ValueError, "not a legal move"):
+                        p.play(pits + 1)
+                    p = p.play(rng.choice(p.legal_moves))
+                with self.assertRaisesRegex(ValueError, "the game is over"):
+                    p.play(1)
+
+    def test_a_position_is_accepted_wherever_its_text_is(self):
+        db = kalah.Database(self.dir, capture="empty")
+        for text in self.positions:
+            p = kalah.Position.from_string(text, capture="empty")
+            self.assertEqual(db.probe(p), db.probe(text))
+            self.assertEqual(without_counts(db.analyse(p)), without_counts(db.analyse(text)))
+            self.assertEqual(kalah.analyse(p)["value"], kalah.analyse(text, capture="empty")["value"])
+        self.assertIsNone(db.probe(kalah.Position.start(pits=4, seeds=4, capture="empty")))
+        with self.assertRaises(ValueError):  # 3 pits against a database of 4
+            db.probe(kalah.Position.start(pits=3, seeds=1, capture="empty"))
+        with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty"):  # other rules
+            db.probe(kalah.Position.from_string(self.positions[0]))
+        with self.assertRaisesRegex(TypeError, "kalah.Position or a str, not int"):
+            db.probe(3)
+
+    def test_options_as_the_command_line(self):
+        for args, flags in (({"value_only": True}, ["--value-only"]), ({"pie": True}, ["--pie"]),
+                            ({"threads": 1}, ["--threads", "1"])):
+            answer = kalah.solve(pits=4, seeds=3, capture="empty", **args)
+            expected = cli("solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--json",
+                           *flags)[0]
+            self.assertEqual(without_counts(answer), without_counts(expected), args)
+        with self.assertRaisesRegex(ValueError, "not both"):
+            kalah.solve(pits=4, seeds=3, pie=True, value_only=True)
+        with self.assertRaisesRegex(ValueError, "timeout"):
+            kalah.solve(pits=4, seeds=3, timeout=-1)
+
+    def test_a_timeout_returns_the_bounds_proven(self):
+        for value_only in (False, True):
+            start = time.monotonic()
+            answer = kalah.solve(pits=6, seeds=6, timeout=0.2, value_only=value_only)
+            self.assertLess(time.monotonic() - start, 5)
+            self.assertTrue(answer["interrupted"])
+            self.assertNotIn("value", answer)
+            self.assertLessEqual(answer["lower"], answer["upper"])
+        # Enough time: the value, the same as without a timeout.
+        self.assertEqual(kalah.solve(pits=4, seeds=3, timeout=60)["value"], 6)
+
+    def test_the_docstrings_examples(self):
+        self.assertEqual(doctest.testmod(kalah).failed, 0)
 
     def test_errors_are_value_errors_with_the_command_lines_message(self):
         db = kalah.Database(self.dir, capture="empty")

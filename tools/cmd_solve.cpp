@@ -139,33 +139,25 @@ std::optional<Certified> certify(const Job& job, int margin) {
 }
 
 int solve_pie(const Job& job) {
-  Solver solver(job.rules, job.table_bytes, job.db.get());
-  solver.set_stop_flag(&g_stop);
-  const CopyWatch copies(job.db.get());
-  try {
-    Progress progress(job);
-    int openings = 0;
-    const BoardValue value = values_of(solver);
-    const PieAnalysis pie = pie_rule(job.rules, job.position, [&](const Board& b) {
-      progress.show("pie rule: " + std::to_string(++openings) + " boards valued");
-      return value(b);
-    });
-    progress.clear();
-    copies.check();
-    if (job.json)
-      std::cout << pie_json("solve", job.rules, job.position, pie)
-                       .add("nodes", solver.nodes())
-                       .add("probes", solver.probes())
-                       .add("seconds", job.elapsed())
-                       .str()
-                << std::endl;
-    else
-      print_pie(std::cout, job.position, pie, solver.nodes(), solver.probes(), job.elapsed());
-  } catch (const SearchInterrupted&) {
+  Progress progress(job);
+  const PieOutcome out =
+      pie_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
+                   [&](int boards) { progress.show("pie rule: " + std::to_string(boards) + " boards valued"); });
+  progress.clear();
+  if (out.interrupted) {
     const int s = seeds(job.position.board);
     const int stores = job.position.mover_store - job.position.opponent_store;
-    return interrupted(job, stores - s, stores + s, solver.nodes());
+    return interrupted(job, stores - s, stores + s, out.nodes);
   }
+  if (job.json)
+    std::cout << pie_json("solve", job.rules, job.position, out.pie)
+                     .add("nodes", out.nodes)
+                     .add("probes", out.probes)
+                     .add("seconds", job.elapsed())
+                     .str()
+              << std::endl;
+  else
+    print_pie(std::cout, job.position, out.pie, out.nodes, out.probes, job.elapsed());
   return kExitOk;
 }
 

@@ -19,7 +19,8 @@
 // read or is damaged.
 //
 // Thread safety: a Database may be shared; all its const member functions may be called from
-// any number of threads at once. The free functions are thread-safe; solve() uses every core.
+// any number of threads at once. The free functions and Position are thread-safe; solve() and
+// analyse() use every core unless Options::threads says otherwise.
 #pragma once
 
 #include <atomic>
@@ -53,6 +54,17 @@ struct Rules {
   std::string capture = "standard";  // "standard" or "empty"
   std::string end = "immediate";     // "immediate" or "on-turn"
   std::string remainder = "owner";   // "owner" or "discard"
+  bool operator==(const Rules&) const = default;
+};
+
+// How solve() and analyse() work.
+struct Options {
+  int threads = 0;          // worker threads of this call (a oneTBB arena); 0 = every core
+  bool value_only = false;  // the value alone: no move values or line, far less work in big games
+  double timeout = 0;       // seconds, 0 = none: when they run out the search stops and the
+                            // Analysis holds the bounds proven (exact = false), no exception
+  bool pie = false;         // the pie rule: after the mover's first turn the opponent may swap
+                            // sides; every opening's value and the best one (Analysis::openings)
 };
 
 // Thrown when a call was stopped through its `stop` flag; what() gives the bounds proven.
@@ -66,6 +78,52 @@ struct KALAH_API Interrupted : std::runtime_error {
 // minus what the opponent will (a position's value is its stores' difference plus V).
 struct Board {
   uint8_t pits[16] = {};
+  bool operator==(const Board&) const = default;
+};
+
+// A position of a game under its rules, for playing through games: legal moves, the position
+// each leads to, the end of the game. A small value type (about 60 bytes); every call is cheap
+// (no search, no database).
+class KALAH_API Position {
+ public:
+  // The start of Kalah(rules.pits, seeds): South to move, empty stores.
+  static Position start(const Rules& rules, int seeds);
+  // Either notation (see above); rules.pits = 0 takes the pit count from the text.
+  static Position parse(const std::string& text, const Rules& rules = {.pits = 0});
+
+  const Rules& rules() const { return rules_; }
+  const Board& board() const { return board_; }  // the mover's pits first
+  int mover_store() const { return stores_[0]; }
+  int opponent_store() const { return stores_[1]; }
+  char mover() const { return mover_; }  // 'S' (South, who moves first) or 'N'
+  // The mover's pits (1..m, sowing order) that hold seeds; none once the game is over.
+  std::vector<int> legal_moves() const;
+  // The position after sowing `pit` (1..m): the same player again after an extra turn (the last
+  // seed in their store), the opponent otherwise. Throws std::invalid_argument for a pit that is
+  // not a legal move.
+  Position play(int pit) const;
+  // Whether the game has ended (the end rule: a row empty, or the mover's).
+  bool is_over() const;
+  // The mover's store minus the opponent's; once the game is over, with the seeds left on the
+  // board counted by the remainder rule: the final margin, what a value predicts.
+  int score() const;
+  std::string str() const;       // side-relative, "A/B/x,y"
+  std::string absolute() const;  // 2m+2 bins and S or N
+  bool operator==(const Position&) const = default;
+
+ private:
+  friend struct PositionAccess;
+  Rules rules_;
+  Board board_;
+  int stores_[2] = {0, 0};
+  char mover_ = 'S';
+};
+
+// One opening under the pie rule (Options::pie).
+struct Opening {
+  std::string turn;      // the first player's whole first turn, e.g. "3-6"
+  int value = 0;         // final margin for the first player if the opponent did not swap
+  bool swapped = false;  // the opponent swaps (value > 0): the first player then gets -value
 };
 
 // One legal move of an analysed position.
@@ -82,12 +140,16 @@ struct Move {
 struct Analysis {
   std::string position;  // side-relative
   std::string absolute;
-  int value = 0;                       // final margin for the player to move
+  int value = 0;                       // final margin for the player to move (exact: see below)
+  bool exact = true;                   // false when Options::timeout ran out first: the value
+  int lower = 0, upper = 0;            //   lies in [lower, upper] (value = lower); else both are it
   std::string result;                  // "win", "draw" or "loss"
   bool finished = false;               // the game is already over
   std::vector<Move> moves;             // every legal move, by pit
   std::vector<std::string> best_line;  // turns to the end of the game
-  std::string source;                  // "database" or "search"
+  std::vector<Opening> openings;       // Options::pie: every opening (value: the pie rule's)
+  std::string best_opening;            // Options::pie: the first opening reaching the value
+  std::string source;                  // "database", "store", "search" or "bounds" (timeout)
   uint64_t nodes = 0;                  // search nodes or database look-ups
   uint64_t probes = 0;                 // database probes
   double seconds = 0;
@@ -113,6 +175,8 @@ class KALAH_API Database {
   // The value of a position (stores included), or nothing when it has more seeds on its pits
   // than the top layer.
   std::optional<int> probe(const std::string& position) const;
+  // The same without text; a position of other rules than the database's is invalid_argument.
+  std::optional<int> probe(const Position& position) const;
   // V of `board`, or nothing when it has more seeds than the top layer: the probe to call inside
   // a search, at its leaves (like Fathom's tb_probe_wdl), where probe() and analyse() are root
   // calls (tb_probe_root). No text, no allocation; with the database resident (it fits half the
@@ -132,23 +196,27 @@ class KALAH_API Database {
   // Every move's value and a best line: from the database, or by a search that ends at it when
   // the position is above the top layer. Setting *stop (from any thread) ends a search early:
   // Interrupted is thrown.
-  Analysis analyse(const std::string& position, const std::atomic<bool>* stop = nullptr) const;
+  Analysis analyse(const std::string& position, const std::atomic<bool>* stop = nullptr,
+                   const Options& options = {}) const;
 
  private:
   friend KALAH_API Analysis analyse(const Rules&, const std::string&, const Database*,
-                                    const std::atomic<bool>*);
-  friend KALAH_API Analysis solve(const Rules&, int, const Database*, const std::atomic<bool>*);
+                                    const std::atomic<bool>*, const Options&);
+  friend KALAH_API Analysis solve(const Rules&, int, const Database*, const std::atomic<bool>*,
+                                  const Options&);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
 // Analyses any position: from `db` when it holds the position, else by search (on all cores)
 // ending at `db` when given (same rules). rules.pits = 0 takes the pit count from the position.
-// Setting *stop (from any thread) ends the search early: Interrupted is thrown.
+// Setting *stop (from any thread) ends the search early: Interrupted is thrown (a timeout in
+// `options` returns the bounds instead). `kalah solve POSITION`.
 KALAH_API Analysis analyse(const Rules& rules, const std::string& position,
-                           const Database* db = nullptr, const std::atomic<bool>* stop = nullptr);
+                           const Database* db = nullptr, const std::atomic<bool>* stop = nullptr,
+                           const Options& options = {});
 // Solves the start position of Kalah(rules.pits, seeds): `kalah solve --seeds N`.
 KALAH_API Analysis solve(const Rules& rules, int seeds, const Database* db = nullptr,
-                         const std::atomic<bool>* stop = nullptr);
+                         const std::atomic<bool>* stop = nullptr, const Options& options = {});
 
 }  // namespace kalah::api

@@ -1,0 +1,293 @@
+// _kalah.cpp: the extension behind the Python package `kalah` (python/kalah/__init__.py says
+// what users see; python/kalah/_kalah.pyi types it; docs/json.md for the dicts it returns).
+//
+// Bad input raises ValueError with the command line's message; an unreadable or damaged
+// database raises RuntimeError. The GIL is released while kalah works, and Ctrl-C ends a long
+// search with KeyboardInterrupt.
+#include <kalah/kalah.h>
+#include <pybind11/operators.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <variant>
+
+namespace py = pybind11;
+namespace api = kalah::api;
+
+namespace {
+
+// The answer's JSON as a dict: the same fields as `kalah solve --json`.
+py::object as_dict(const api::Analysis& a) {
+  return py::module_::import("json").attr("loads")(a.json);
+}
+
+// A rule argument: None takes it from the database when there is one, else the command line's
+// default. One that contradicts the database is the library's ValueError.
+using Rule = std::optional<std::string>;
+api::Rules rules(int pits, const Rule& capture, const Rule& end, const Rule& remainder,
+                 const api::Database* db) {
+  const api::Rules held = db ? db->rules() : api::Rules{};
+  return {pits ? pits : db ? held.pits : 0, capture.value_or(held.capture),
+          end.value_or(held.end), remainder.value_or(held.remainder)};
+}
+
+api::Options options(int threads, bool value_only, const std::optional<double>& timeout,
+                     bool pie) {
+  if (timeout && !(*timeout > 0))
+    throw py::value_error("timeout must be a positive number of seconds, or None");
+  return {threads, value_only, timeout.value_or(0), pie};
+}
+
+// A position given as text or as a Position (absolute: the side to move is part of the answer).
+using AnyPosition = std::variant<std::string, api::Position>;
+std::string text(const AnyPosition& p) {
+  return std::holds_alternative<std::string>(p) ? std::get<std::string>(p)
+                                                : std::get<api::Position>(p).absolute();
+}
+
+// Runs work(stop) on a thread of its own without the GIL, while this thread looks for signals
+// every 50 ms: on Ctrl-C it stops the work and raises KeyboardInterrupt (Python only sees a
+// signal when its own thread asks). Returns the answer's dict.
+template <class Work>
+py::object interruptible(const Work& work) {
+  std::atomic<bool> stop{false};
+  auto task = std::async(std::launch::async, [&] { return work(&stop); });
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        interrupted = true;
+        stop = true;
+        break;
+      }
+    }
+    task.wait();
+  }
+  if (interrupted) {
+    try {
+      task.get();
+    } catch (const std::exception&) {  // kalah::api::Interrupted, as asked
+    }
+    throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
+  }
+  return as_dict(task.get());
+}
+
+constexpr const char* kPositionDoc = R"(A position of a game under its rules, for playing games through:
+legal moves, the position each leads to, the end and the score. Immutable and hashable; every
+call is cheap (no search). Accepted wherever a position's text is.
+
+Position.start(pits=6, seeds=4, capture="standard", end="immediate", remainder="owner")
+Position.from_string(text, pits=0, ...): either notation; pits = 0 takes them from the text.
+
+>>> p = Position.start(pits=3, seeds=2)
+>>> str(p), p.to_move, p.legal_moves
+('2,2,2/2,2,2/0,0', 'S', [1, 2, 3])
+>>> q = p.play(2)                 # the last seed in the store: South moves again
+>>> q.to_move, q.stores, q.legal_moves
+('S', (1, 0), [1, 3])
+>>> r = q.play(3)
+>>> r.to_move, str(r), r.absolute
+('N', '3,3,2/2,0,0/0,2', '2,0,0,2,3,3,2,0,N')
+>>> end = Position.from_string("0,0,0/1,2,0/5,4")
+>>> end.is_over, end.score, end.legal_moves     # the mover's row is empty: 5 - 4 - 3
+(True, -2, [])
+)";
+
+constexpr const char* kDatabaseDoc = R"(The endgame database of one rule variant in a directory, as built by
+`kalah build --db DIRECTORY`. Safe to share between threads.
+
+Database(directory=None, capture="standard", end="immediate", remainder="owner", pits=0,
+cache_mb=0): directory None is the command line's default ($KALAH_DB, else ~/.cache/kalah/db);
+pits = 0 takes them from the files; cache_mb = 0 keeps the layers resident when they fit half
+the memory (a decoded copy mapped: the fastest probes), else caps the decoded blocks held.
+
+probe(position): the value (stores included) or None above the top layer. With a Position it
+reads no text: about the cost of the C++ probe_board plus Python's call (README, "The library").
+analyse(position, threads=0, value_only=False, timeout=None): every move's value and a best
+line, as kalah.analyse(); above the top layer by a search that ends at the database.
+)";
+
+// Database.probe(position), a METH_O method of CPython's own rather than a pybind11 function:
+// pybind11's dispatch (overloads, argument loaders, keyword handling) cost several times the
+// probe itself, and a probe is what an engine calls in its inner loop (scripts/probe_bench.py).
+// A Position goes to the board-level probe; text to the text one (GIL released: it reads files).
+PyTypeObject* position_type = nullptr;  // kalah.Position, set at import
+
+// The C++ object inside a pybind11 instance of a type known to be exactly it.
+template <class T>
+const T& held(PyObject* o) {
+  return *static_cast<const T*>(
+      reinterpret_cast<py::detail::instance*>(o)->get_value_and_holder().value_ptr());
+}
+
+PyObject* probe(PyObject* self, PyObject* position) {
+  try {
+    const auto& db = held<api::Database>(self);  // a method of Database: self is one
+    std::optional<int> value;
+    if (Py_TYPE(position) == position_type) {
+      value = db.probe(held<api::Position>(position));
+    } else if (PyUnicode_Check(position)) {
+      const std::string text = py::handle(position).cast<std::string>();
+      py::gil_scoped_release release;
+      value = db.probe(text);
+    } else {
+      value = db.probe(py::handle(position).cast<const api::Position&>());  // a subclass
+    }
+    if (!value) Py_RETURN_NONE;
+    return PyLong_FromLong(*value);
+  } catch (const py::cast_error&) {
+    PyErr_Format(PyExc_TypeError, "probe() takes a kalah.Position or a str, not %s",
+                 Py_TYPE(position)->tp_name);
+  } catch (...) {
+    py::detail::translate_exception(std::current_exception());  // ValueError, RuntimeError
+  }
+  return nullptr;
+}
+
+PyMethodDef probe_method = {
+    "probe", probe, METH_O,
+    "probe(position)\n--\n\nThe value of a Position or a position's text (stores included), or "
+    "None when it has more seeds on its pits than the database's top layer."};
+
+}  // namespace
+
+PYBIND11_MODULE(_kalah, m) {
+  m.doc() = "The C++ extension of the package kalah: import kalah instead.";
+  m.attr("__version__") = api::version();
+
+  py::class_<api::Position>(m, "Position", kPositionDoc)
+      .def_static(
+          "start",
+          [](int pits, int seeds, const std::string& capture, const std::string& end,
+             const std::string& remainder) {
+            return api::Position::start({pits, capture, end, remainder}, seeds);
+          },
+          py::kw_only(), py::arg("pits") = 6, py::arg("seeds") = 4, py::arg("capture") = "standard",
+          py::arg("end") = "immediate", py::arg("remainder") = "owner")
+      .def_static(
+          "from_string",
+          [](const std::string& text, int pits, const std::string& capture,
+             const std::string& end, const std::string& remainder) {
+            return api::Position::parse(text, {pits, capture, end, remainder});
+          },
+          py::arg("text"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = "standard",
+          py::arg("end") = "immediate", py::arg("remainder") = "owner")
+      .def_property_readonly("legal_moves", &api::Position::legal_moves)
+      .def("play", &api::Position::play, py::arg("pit"))
+      .def_property_readonly("is_over", &api::Position::is_over)
+      .def_property_readonly("score", &api::Position::score)
+      .def_property_readonly("pits", [](const api::Position& p) { return p.rules().pits; })
+      .def_property_readonly("rules",
+                             [](const api::Position& p) {
+                               const api::Rules& r = p.rules();
+                               py::dict d;
+                               d["capture"] = r.capture;
+                               d["end"] = r.end;
+                               d["remainder"] = r.remainder;
+                               return d;
+                             })
+      .def_property_readonly("to_move",
+                             [](const api::Position& p) { return std::string(1, p.mover()); })
+      .def_property_readonly("stores",
+                             [](const api::Position& p) {
+                               return std::make_pair(p.mover_store(), p.opponent_store());
+                             })
+      .def_property_readonly("absolute", &api::Position::absolute)
+      .def("__str__", &api::Position::str)
+      .def("__repr__",
+           [](const api::Position& p) {
+             const api::Rules& r = p.rules();
+             return "Position.from_string('" + p.str() + "', capture='" + r.capture +
+                    "', end='" + r.end + "', remainder='" + r.remainder + "')";
+           })
+      .def(py::self == py::self)
+      .def("__hash__", [](const api::Position& p) {
+        return py::hash(py::make_tuple(p.absolute(), p.rules().capture, p.rules().end,
+                                       p.rules().remainder));
+      });
+
+  m.def(
+      "solve",
+      [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
+         const api::Database* db, int threads, bool value_only,
+         const std::optional<double>& timeout, bool pie) {
+        const api::Rules r = rules(pits ? pits : db ? 0 : 6, capture, end, remainder, db);
+        const api::Options o = options(threads, value_only, timeout, pie);
+        return interruptible(
+            [&](const std::atomic<bool>* stop) { return api::solve(r, seeds, db, stop, o); });
+      },
+      py::kw_only(), py::arg("pits") = 0, py::arg("seeds"), py::arg("capture") = py::none(),
+      py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
+      py::arg("threads") = 0, py::arg("value_only") = false, py::arg("timeout") = py::none(),
+      py::arg("pie") = false);
+
+  m.def(
+      "analyse",
+      [](const AnyPosition& position, int pits, const Rule& capture, const Rule& end,
+         const Rule& remainder, const api::Database* db, int threads, bool value_only,
+         const std::optional<double>& timeout, bool pie) {
+        api::Rules r;
+        if (const auto* p = std::get_if<api::Position>(&position)) {
+          r = p->rules();  // a Position carries its rules; arguments still override them
+          r = {pits ? pits : r.pits, capture.value_or(r.capture), end.value_or(r.end),
+               remainder.value_or(r.remainder)};
+        } else {
+          r = rules(pits, capture, end, remainder, db);
+        }
+        const api::Options o = options(threads, value_only, timeout, pie);
+        const std::string t = text(position);
+        return interruptible(
+            [&](const std::atomic<bool>* stop) { return api::analyse(r, t, db, stop, o); });
+      },
+      py::arg("position"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = py::none(),
+      py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
+      py::arg("threads") = 0, py::arg("value_only") = false, py::arg("timeout") = py::none(),
+      py::arg("pie") = false);
+
+  py::class_<api::Database>(m, "Database", kDatabaseDoc)
+      .def(py::init([](const std::optional<std::string>& directory, const std::string& capture,
+                       const std::string& end, const std::string& remainder, int pits,
+                       size_t cache_mb) {
+             return api::Database(directory.value_or(api::default_directory()),
+                                  {pits, capture, end, remainder}, cache_mb);
+           }),
+           py::arg("directory") = py::none(), py::kw_only(), py::arg("capture") = "standard",
+           py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("pits") = 0,
+           py::arg("cache_mb") = 0)
+      .def_property_readonly("pits", [](const api::Database& db) { return db.rules().pits; })
+      .def_property_readonly("max_seeds", &api::Database::max_seeds)
+      .def_property_readonly("rules",
+                             [](const api::Database& db) {
+                               const api::Rules r = db.rules();
+                               py::dict d;
+                               d["capture"] = r.capture;
+                               d["end"] = r.end;
+                               d["remainder"] = r.remainder;
+                               return d;
+                             })
+      .def(
+          "analyse",
+          [](const api::Database& db, const AnyPosition& position, int threads,
+             bool value_only, const std::optional<double>& timeout) {
+            const api::Options o = options(threads, value_only, timeout, false);
+            const std::string t = text(position);
+            return interruptible(
+                [&](const std::atomic<bool>* stop) { return db.analyse(t, stop, o); });
+          },
+          py::arg("position"), py::kw_only(), py::arg("threads") = 0,
+          py::arg("value_only") = false, py::arg("timeout") = py::none());
+  position_type = reinterpret_cast<PyTypeObject*>(m.attr("Position").ptr());
+  py::object database = m.attr("Database");
+  database.attr("probe") = py::reinterpret_steal<py::object>(
+      PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(database.ptr()), &probe_method));
+
+  // Shown and documented as kalah.Position and kalah.Database (doctest finds them there).
+  m.attr("Position").attr("__module__") = "kalah";
+  m.attr("Database").attr("__module__") = "kalah";
+}

@@ -1,0 +1,140 @@
+"""Perfect-play values of Kalah (mancala) positions, from kalah's endgame databases and search.
+
+A value is the final margin (own store minus the opponent's, stores included) for the player to
+move under perfect play. Positions are a :class:`Position` or text as on the command line:
+``"A/B[/x,y]"`` (the mover's pits in sowing order, the opponent's, the stores) or absolute
+(``2m+2`` bins counter-clockwise from South's first pit, then ``S`` or ``N``).
+
+>>> import kalah
+>>> kalah.solve(pits=4, seeds=3)["value"]                   # standard rules: South wins by 6
+6
+>>> p = kalah.Position.start(pits=3, seeds=2)
+>>> p.legal_moves, str(p.play(2))                           # pit 2's last seed lands in the store
+([1, 2, 3], '2,0,3/2,2,2/1,0')
+>>> a = kalah.analyse(p, threads=1)
+>>> [(m["pit"], m["value"]) for m in a["moves"]], a["best_line"][0]
+([(1, -8), (2, 4), (3, 0)], '2-3')
+
+Answers are dicts with the fields of ``kalah solve --json`` (docs/json.md), typed as
+:class:`Answer`. Bad input raises ValueError with the command line's message; a database that
+cannot be read or is damaged raises RuntimeError; Ctrl-C ends a search with KeyboardInterrupt.
+Every function releases the GIL while it works.
+"""
+from __future__ import annotations
+
+from typing import List, Literal, Optional, TypedDict, Union
+
+try:
+    from typing import Required
+except ImportError:  # Python < 3.11
+    from typing_extensions import Required
+
+from . import _kalah
+from ._kalah import Database, Position, __version__
+
+__all__ = ["Answer", "Database", "Move", "Opening", "Position", "Rules", "__version__",
+           "analyse", "solve"]
+
+Capture = Literal["standard", "empty"]
+End = Literal["immediate", "on-turn"]
+Remainder = Literal["owner", "discard"]
+
+
+class Rules(TypedDict):
+    """The rule variant: ``kalah solve``'s ``--capture``, ``--end`` and ``--remainder``."""
+    capture: str
+    end: str
+    remainder: str
+
+
+class Move(TypedDict):
+    """One legal move of an analysed position."""
+    pit: int          # 1..m, in the mover's sowing order
+    value: int        # final margin for the player to move after this move and best play
+    result: str       # "win", "draw" or "loss"
+    turn: str         # the whole turn with its best extra moves, e.g. "3-6-1"
+    position: str     # where the pit leads, side-relative for the player then to move
+    absolute: str
+
+
+class Opening(TypedDict):
+    """One opening under the pie rule."""
+    turn: str
+    value: int           # final margin for the first player if the opponent does not swap
+    swap: bool           # the opponent swaps (value > 0)
+    value_with_pie: int  # what the opening is worth to the first player: -|value|
+
+
+class Answer(TypedDict, total=False):
+    """An answer: the JSON object of ``kalah solve --json`` (docs/json.md). A full analysis has
+    value, result, board_value, finished, moves and best_line; ``value_only=True`` value and
+    result; ``pie=True`` value, result, best_opening and openings; a search that ran out of
+    ``timeout`` interrupted, lower and upper (the bounds proven) and no value."""
+    kalah_version: Required[str]
+    command: Required[str]
+    position: Required[str]
+    absolute: Required[str]
+    pits: Required[int]
+    rules: Required[Rules]
+    to_move: Required[str]   # "South" or "North"
+    value: int
+    result: str
+    board_value: int
+    finished: bool
+    moves: List[Move]
+    best_line: List[str]
+    value_only: bool
+    pie: bool
+    best_opening: str
+    openings: List[Opening]
+    interrupted: bool
+    lower: int
+    upper: int
+    source: Required[str]    # "database", "store", "search" or "bounds"
+    nodes: Required[int]
+    probes: int
+    seconds: Required[float]
+
+
+def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
+          end: Optional[End] = None, remainder: Optional[Remainder] = None,
+          db: Optional[Database] = None, threads: int = 0, value_only: bool = False,
+          timeout: Optional[float] = None, pie: bool = False) -> Answer:
+    """Solves the start of Kalah(pits, seeds): ``kalah solve --seeds N``.
+
+    pits, capture, end, remainder: the game; those not given are ``db``'s, else 6 pits and the
+    command line's rules (standard capture, immediate end, remainder to its owner). ``db``, a
+    Database of the same rules, ends the search at its layers. threads: 0 (every core) or how
+    many. value_only: the value alone (no moves, no line), far less work in big games. timeout:
+    seconds; when they run out the answer holds the bounds proven (``interrupted``, ``lower``,
+    ``upper``) instead of a value. pie: the pie rule (the opponent may swap after the first
+    turn): every opening and the best.
+
+    >>> solve(pits=3, seeds=3, capture="empty", value_only=True)["value"]
+    2
+    >>> a = solve(pits=3, seeds=2, pie=True)
+    >>> a["value"], a["best_opening"]
+    (0, '2-1')
+    """
+    return _kalah.solve(
+        pits=pits, seeds=seeds, capture=capture, end=end, remainder=remainder, db=db,
+        threads=threads, value_only=value_only, timeout=timeout, pie=pie)
+
+
+def analyse(position: Union[str, Position], *, pits: int = 0, capture: Optional[Capture] = None,
+            end: Optional[End] = None, remainder: Optional[Remainder] = None,
+            db: Optional[Database] = None, threads: int = 0, value_only: bool = False,
+            timeout: Optional[float] = None, pie: bool = False) -> Answer:
+    """Every move's value and a best line of any position: from ``db`` when it holds the
+    position, else by a search (ending at ``db``). A Position brings its rules; for text the
+    rules not given are ``db``'s, else the command line's; rules that contradict ``db`` raise
+    ValueError. pits = 0: as many as the position has. The other arguments as for solve().
+
+    >>> analyse("2,0,1/0,1,1/3,4", capture="empty")["value"]
+    0
+    >>> analyse(Position.start(pits=6, seeds=6), timeout=0.05)["interrupted"]
+    True
+    """
+    return _kalah.analyse(
+        position, pits=pits, capture=capture, end=end, remainder=remainder, db=db,
+        threads=threads, value_only=value_only, timeout=timeout, pie=pie)
