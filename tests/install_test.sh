@@ -44,10 +44,19 @@ g++ $cxxflags -o "$tmp/probe-pc" "$src/examples/probe/main.cpp" $(pkg-config --c
 "$tmp/probe-pc" "$tmp/db" "${positions[0]}" >/dev/null
 echo "pkg-config build: ok"
 
-python_module=$(find "$prefix" -name 'kalah.cpython-*.so')
-if [ -n "$python_module" ]; then
+# The Python package, when built: in the user site, importable with no PYTHONPATH; installed
+# under /usr/local (staged with DESTDIR), in Debian's /usr/local/lib/python3.X/dist-packages,
+# which that Python searches.
+python_module=""
+if [ -d "$build/python/kalah" ]; then
+  python_module=$(find "$prefix" -path '*/kalah/_kalah.cpython-*.so')
+  [ -n "$python_module" ] || { echo "FAIL: no Python package under $prefix" >&2; exit 1; }
   (cd "$tmp" && env -u PYTHONPATH /usr/bin/python3 -c \
     "import kalah; print('python module', kalah.__version__, kalah.__file__, kalah.Database('$tmp/db').probe('${positions[0]}'))")
+  DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr/local --component python >/dev/null
+  site=$(cd "$tmp/stage" && find . -path '*/kalah/__init__.py' | sed 's|^\.||; s|/kalah/__init__.py$||')
+  env -u PYTHONPATH /usr/bin/python3 -c "import sys; assert '$site' in sys.path, sys.path"
+  echo "/usr/local install: $site, on /usr/bin/python3's path"
 fi
 
 # The Debian packages (cmake/install.cmake): each holds its part (scripts/deb_test.sh installs
@@ -62,7 +71,8 @@ contents libkalah0 "usr/lib/.*libkalah.so.0"
 contents libkalah-dev "usr/include/kalah/kalah.h"
 contents libkalah-dev "usr/lib/.*libkalah.so -> "
 if [ -n "$python_module" ]; then
-  contents python3-kalah "usr/lib/python3/dist-packages/kalah.cpython-"
+  contents python3-kalah "usr/lib/python3/dist-packages/kalah/_kalah.cpython-"
+  contents python3-kalah "usr/lib/python3/dist-packages/kalah/py.typed"
 fi
 deb=$(ls "$tmp"/deb/kalah_*.deb)
 dpkg-deb -I "$deb" | grep -E "Package|Version|Depends"
