@@ -92,14 +92,24 @@ Analysis bounds(const std::string& command, const kalah::Rules& r, const kalah::
 Analysis value_only(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
                     const kalah::Database* db, const std::atomic<bool>* stop) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (std::optional<Report> stored = stored_report(r, p, db)) {
-    Analysis a = heading(r, p, stored->analysis.value);
-    a.source = "store";
+  const CopyWatch copies(db);
+  std::optional<int> known;  // from the database, else from the answer store
+  const char* source = "database";
+  if (db && seeds(p.board) <= db->max_seeds()) {
+    known = final_margin(p, *db->probe(p.board));
+  } else if (std::optional<Report> stored = stored_report(r, p, db)) {
+    known = stored->analysis.value;
+    source = "store";
+  }
+  if (known) {
+    copies.check();
+    Analysis a = heading(r, p, *known);
+    a.source = source;
+    a.nodes = a.probes = source == std::string("database") ? 1 : 0;
     a.seconds = seconds_since(t0);
-    a.json = value_json(command, r, p, a.value, 0, 0, a.seconds).str();
+    a.json = value_json(command, r, p, a.value, a.nodes, a.probes, a.seconds).str();
     return a;
   }
-  const CopyWatch copies(db);
   const ParallelValue pv = value_parallel(r, p, db, kSearchTableBytes, stop);
   copies.check();
   if (pv.interrupted) return bounds(command, r, p, pv.lower, pv.upper, pv.nodes, seconds_since(t0));

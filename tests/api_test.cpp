@@ -180,8 +180,12 @@ TEST_F(Api, PositionPlaysAsTheAnalysisSays) {
   // Probing a Position is probing its text; another variant's position is refused.
   const api::Database db(dir_->str(), kEmpty);
   const api::Rules empty4{4, "empty", "immediate", "owner"};
-  for (const char* text : {"1,0,2,0/0,1,1,0/3,4", "0,2,0,1/1,0,0,3/0,1", "2,1,0,0/0,0,1,3/5,2"})
+  for (const char* text : {"1,0,2,0/0,1,1,0/3,4", "0,2,0,1/1,0,0,3/0,1", "2,1,0,0/0,0,1,3/5,2"}) {
     EXPECT_EQ(db.probe(api::Position::parse(text, empty4)), db.probe(text)) << text;
+    const api::Analysis a = db.analyse(text, nullptr, {.value_only = true});
+    EXPECT_EQ(a.value, *db.probe(text)) << text;
+    EXPECT_EQ(a.source, "database");
+  }
   EXPECT_THROW(db.probe(api::Position::parse("1,0,2,0/0,1,1,0/3,4", {4})), std::invalid_argument);
 }
 
