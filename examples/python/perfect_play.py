@@ -31,7 +31,8 @@ def best_pit(position: kalah.Position, db: Optional[kalah.Database]) -> int:
 def main() -> None:
     pits, seeds = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (4, 3)
     db = kalah.Database(sys.argv[3]) if len(sys.argv) > 3 else None
-    position = kalah.Position.start(pits=pits, seeds=seeds, **(db.rules if db else {}))
+    position = (kalah.Position.start(pits=pits, seeds=seeds, **db.rules) if db
+                else kalah.Position.start(pits=pits, seeds=seeds))
     value = kalah.analyse(position, db=db, value_only=True)["value"]
     print(f"Kalah({pits},{seeds}): {value:+d} for South with perfect play")
     while not position.is_over:

@@ -41,10 +41,11 @@ Remainder = Literal["owner", "discard"]
 
 
 class Rules(TypedDict):
-    """The rule variant: ``kalah solve``'s ``--capture``, ``--end`` and ``--remainder``."""
-    capture: str
-    end: str
-    remainder: str
+    """The rule variant: ``kalah solve``'s ``--capture``, ``--end`` and ``--remainder``; a
+    Database's and a Position's ``rules``, which ``**rules`` passes on."""
+    capture: Capture
+    end: End
+    remainder: Remainder
 
 
 class Move(TypedDict):

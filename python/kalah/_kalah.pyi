@@ -1,18 +1,18 @@
 # Types of the C++ extension (python/_kalah.cpp); what users call is documented in __init__.py.
-from typing import Dict, List, Optional, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
-from . import Answer
+from . import Answer, Capture, End, Remainder, Rules
 
 __version__: str
 
 class Position:
     """A position of a game under its rules: legal moves, the next position, the end."""
     @staticmethod
-    def start(*, pits: int = 6, seeds: int = 4, capture: str = "standard",
-              end: str = "immediate", remainder: str = "owner") -> Position: ...
+    def start(*, pits: int = 6, seeds: int = 4, capture: Capture = "standard",
+              end: End = "immediate", remainder: Remainder = "owner") -> Position: ...
     @staticmethod
-    def from_string(text: str, *, pits: int = 0, capture: str = "standard",
-                    end: str = "immediate", remainder: str = "owner") -> Position: ...
+    def from_string(text: str, *, pits: int = 0, capture: Capture = "standard",
+                    end: End = "immediate", remainder: Remainder = "owner") -> Position: ...
     @property
     def legal_moves(self) -> List[int]: ...
     def play(self, pit: int) -> Position: ...
@@ -23,7 +23,7 @@ class Position:
     @property
     def pits(self) -> int: ...
     @property
-    def rules(self) -> Dict[str, str]: ...
+    def rules(self) -> Rules: ...
     @property
     def to_move(self) -> str: ...
     @property
@@ -35,24 +35,25 @@ class Position:
 
 class Database:
     """The endgame database of one rule variant in a directory (`kalah build --db DIR`)."""
-    def __init__(self, directory: Optional[str] = None, *, capture: str = "standard",
-                 end: str = "immediate", remainder: str = "owner", pits: int = 0,
+    def __init__(self, directory: Optional[str] = None, *, capture: Capture = "standard",
+                 end: End = "immediate", remainder: Remainder = "owner", pits: int = 0,
                  cache_mb: int = 0) -> None: ...
     @property
     def pits(self) -> int: ...
     @property
     def max_seeds(self) -> int: ...
     @property
-    def rules(self) -> Dict[str, str]: ...
+    def rules(self) -> Rules: ...
     def probe(self, position: Union[Position, str]) -> Optional[int]: ...
     def analyse(self, position: Union[Position, str], *, threads: int = 0,
                 value_only: bool = False, timeout: Optional[float] = None) -> Answer: ...
 
-def solve(*, seeds: int, pits: int = 0, capture: Optional[str] = None, end: Optional[str] = None,
-          remainder: Optional[str] = None, db: Optional[Database] = None, threads: int = 0,
+def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
+          end: Optional[End] = None, remainder: Optional[Remainder] = None, db: Optional[Database] = None, threads: int = 0,
           value_only: bool = False, timeout: Optional[float] = None,
           pie: bool = False) -> Answer: ...
-def analyse(position: Union[Position, str], *, pits: int = 0, capture: Optional[str] = None,
-            end: Optional[str] = None, remainder: Optional[str] = None,
+def analyse(position: Union[Position, str], *, pits: int = 0,
+            capture: Optional[Capture] = None, end: Optional[End] = None,
+            remainder: Optional[Remainder] = None,
             db: Optional[Database] = None, threads: int = 0, value_only: bool = False,
             timeout: Optional[float] = None, pie: bool = False) -> Answer: ...
