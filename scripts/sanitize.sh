@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizers: the whole ctest suite built with AddressSanitizer and UndefinedBehaviorSanitizer
+# Sanitizers: the ctest suite (but two tests, below) built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (build-asan/), then the concurrent block cache and the parallel search's shared transposition
 # table under ThreadSanitizer (build-tsan/, std::thread:
 # oneTBB is not instrumented, so TSan cannot see its hand-offs and is pointed at code driven by
