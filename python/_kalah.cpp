@@ -34,6 +34,15 @@ api::Rules rules(int pits, const Rule& capture, const Rule& end, const Rule& rem
           end.value_or(held.end), remainder.value_or(held.remainder)};
 }
 
+// The rules as keyword arguments of solve(), analyse() and Position.start().
+py::dict rules_dict(const api::Rules& r) {
+  py::dict d;
+  d["capture"] = r.capture;
+  d["end"] = r.end;
+  d["remainder"] = r.remainder;
+  return d;
+}
+
 api::Options options(int threads, bool value_only, const std::optional<double>& timeout,
                      bool pie) {
   if (timeout && !(*timeout > 0))
@@ -184,14 +193,7 @@ PYBIND11_MODULE(_kalah, m) {
       .def_property_readonly("score", &api::Position::score)
       .def_property_readonly("pits", [](const api::Position& p) { return p.rules().pits; })
       .def_property_readonly("rules",
-                             [](const api::Position& p) {
-                               const api::Rules& r = p.rules();
-                               py::dict d;
-                               d["capture"] = r.capture;
-                               d["end"] = r.end;
-                               d["remainder"] = r.remainder;
-                               return d;
-                             })
+                             [](const api::Position& p) { return rules_dict(p.rules()); })
       .def_property_readonly("to_move",
                              [](const api::Position& p) { return std::string(1, p.mover()); })
       .def_property_readonly("stores",
@@ -263,14 +265,7 @@ PYBIND11_MODULE(_kalah, m) {
       .def_property_readonly("pits", [](const api::Database& db) { return db.rules().pits; })
       .def_property_readonly("max_seeds", &api::Database::max_seeds)
       .def_property_readonly("rules",
-                             [](const api::Database& db) {
-                               const api::Rules r = db.rules();
-                               py::dict d;
-                               d["capture"] = r.capture;
-                               d["end"] = r.end;
-                               d["remainder"] = r.remainder;
-                               return d;
-                             })
+                             [](const api::Database& db) { return rules_dict(db.rules()); })
       .def(
           "analyse",
           [](const api::Database& db, const AnyPosition& position, int threads,
