@@ -192,6 +192,10 @@ std::string default_directory() {
 // Between Position and kalah::Position (the solver's), converted at each call: a copy of 16
 // bytes and the rules' names parsed, cheap next to text.
 struct PositionAccess {
+  static kalah::Rules rules(const Position& q) {
+    return {q.pits_, static_cast<Capture>(q.rules_[0]), static_cast<End>(q.rules_[1]),
+            static_cast<Remainder>(q.rules_[2])};
+  }
   static kalah::Position internal(const Position& q) {
     kalah::Position p;
     std::memcpy(p.board.pits.data(), q.board_.pits, sizeof q.board_.pits);
@@ -200,9 +204,12 @@ struct PositionAccess {
     p.mover = q.mover_ == 'S' ? Side::kSouth : Side::kNorth;
     return p;
   }
-  static Position public_position(const Rules& rules, const kalah::Position& p) {
+  static Position public_position(const kalah::Rules& rules, const kalah::Position& p) {
     Position q;
-    q.rules_ = rules;
+    q.pits_ = static_cast<uint8_t>(rules.pits);
+    q.rules_[0] = static_cast<uint8_t>(rules.capture);
+    q.rules_[1] = static_cast<uint8_t>(rules.end);
+    q.rules_[2] = static_cast<uint8_t>(rules.remainder);
     std::memcpy(q.board_.pits, p.board.pits.data(), sizeof q.board_.pits);
     q.stores_[0] = p.mover_store;
     q.stores_[1] = p.opponent_store;
@@ -213,7 +220,7 @@ struct PositionAccess {
 
 Position Position::start(const Rules& rules, int seeds) {
   const kalah::Rules r = internal_rules(rules);
-  return PositionAccess::public_position(rules, start_position(r.pits, seeds));
+  return PositionAccess::public_position(r, start_position(r.pits, seeds));
 }
 
 Position Position::parse(const std::string& text, const Rules& rules) {
@@ -221,49 +228,52 @@ Position Position::parse(const std::string& text, const Rules& rules) {
   const ParsedPosition parsed = parse_position(text, rules.pits);
   Rules with_pits = rules;
   with_pits.pits = parsed.pits;
-  internal_rules(with_pits);  // the rule names
-  return PositionAccess::public_position(with_pits, parsed.position);
+  return PositionAccess::public_position(internal_rules(with_pits), parsed.position);
+}
+
+Rules Position::rules() const {
+  return public_rules(PositionAccess::rules(*this));
 }
 
 std::vector<int> Position::legal_moves() const {
   std::vector<int> moves;
   if (is_over()) return moves;
-  for (int pit = 0; pit < rules_.pits; ++pit)
+  for (int pit = 0; pit < pits_; ++pit)
     if (board_.pits[pit]) moves.push_back(pit + 1);
   return moves;
 }
 
 Position Position::play(int pit) const {
   if (is_over()) throw std::invalid_argument("the game is over: no move is legal");
-  if (pit < 1 || pit > rules_.pits || !board_.pits[pit - 1])
+  if (pit < 1 || pit > pits_ || !board_.pits[pit - 1])
     throw std::invalid_argument("pit " + std::to_string(pit) + " is not a legal move of " + str() +
-                                " (pits 1.." + std::to_string(rules_.pits) +
+                                " (pits 1.." + std::to_string(pits_) +
                                 " in sowing order, with seeds)");
-  return PositionAccess::public_position(
-      rules_, apply(internal_rules(rules_), PositionAccess::internal(*this), pit - 1));
+  const kalah::Rules r = PositionAccess::rules(*this);
+  return PositionAccess::public_position(r, apply(r, PositionAccess::internal(*this), pit - 1));
 }
 
 bool Position::is_over() const {
-  return is_terminal(internal_rules(rules_), PositionAccess::internal(*this).board);
+  return is_terminal(PositionAccess::rules(*this), PositionAccess::internal(*this).board);
 }
 
 int Position::score() const {
-  const kalah::Rules r = internal_rules(rules_);
+  const kalah::Rules r = PositionAccess::rules(*this);
   const kalah::Position p = PositionAccess::internal(*this);
   return final_margin(p, is_terminal(r, p.board) ? terminal_value(r, p.board) : 0);
 }
 
 std::string Position::str() const {
-  return format_relative(PositionAccess::internal(*this), rules_.pits);
+  return format_relative(PositionAccess::internal(*this), pits_);
 }
 
 std::string Position::absolute() const {
-  return format_absolute(PositionAccess::internal(*this), rules_.pits);
+  return format_absolute(PositionAccess::internal(*this), pits_);
 }
 
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
-  Rules rules;  // db's, public (probe(Position) compares them)
+  Rules rules;  // db's, with their names
   uint64_t copy_epoch = 0;  // when it was opened (check_copies)
 
   Analysis analyse(const std::string& command, const kalah::Rules& rules,
@@ -334,12 +344,11 @@ std::optional<int> Database::probe(const std::string& position) const {
 }
 
 std::optional<int> Database::probe(const Position& position) const {
-  if (!(position.rules() == impl_->rules)) {
-    const Rules& r = position.rules();
-    throw std::invalid_argument("the database holds m=" + std::to_string(impl_->rules.pits) + " " +
-                                describe(impl_->db->rules()) + ", not the position's m=" +
-                                std::to_string(r.pits) + " " + describe(internal_rules(r)));
-  }
+  const kalah::Rules& held = impl_->db->rules();
+  if (const kalah::Rules r = PositionAccess::rules(position); !(r == held))
+    throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
+                                describe(held) + ", not the position's m=" +
+                                std::to_string(r.pits) + " " + describe(r));
   const std::optional<int> v = probe_board(position.board());
   if (!v) return std::nullopt;
   return position.mover_store() - position.opponent_store() + *v;
