@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "api/answer.h"
-#include "solver/openings.h"
 #include "db/database.h"
+#include "solver/openings.h"
 #include "solver/parallel_search.h"
 
 namespace kalah {

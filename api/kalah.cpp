@@ -65,6 +65,14 @@ Analysis to_public(const std::string& command, const Report& r) {
   return a;
 }
 
+// A position of other rules than the database's: invalid_argument naming both.
+void check_same_rules(const kalah::Rules& held, const kalah::Rules& r) {
+  if (!(held == r))
+    throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
+                                describe(held) + ", not m=" + std::to_string(r.pits) + " " +
+                                describe(r));
+}
+
 Analysis heading(const kalah::Rules& r, const kalah::Position& p, int value) {
   Analysis a;
   a.position = format_relative(p, r.pits);
@@ -94,18 +102,17 @@ Analysis value_only(const std::string& command, const kalah::Rules& r, const kal
   const auto t0 = std::chrono::steady_clock::now();
   const CopyWatch copies(db);
   std::optional<int> known;  // from the database, else from the answer store
-  const char* source = "database";
-  if (db && seeds(p.board) <= db->max_seeds()) {
+  const bool held = db && seeds(p.board) <= db->max_seeds();
+  if (held) {
     known = final_margin(p, *db->probe(p.board));
   } else if (std::optional<Report> stored = stored_report(r, p, db)) {
     known = stored->analysis.value;
-    source = "store";
   }
   if (known) {
     copies.check();
     Analysis a = heading(r, p, *known);
-    a.source = source;
-    a.nodes = a.probes = source == std::string("database") ? 1 : 0;
+    a.source = held ? "database" : "store";
+    a.nodes = a.probes = held ? 1 : 0;
     a.seconds = seconds_since(t0);
     a.json = value_json(command, r, p, a.value, a.nodes, a.probes, a.seconds).str();
     return a;
@@ -190,7 +197,7 @@ std::string default_directory() {
 }
 
 // Between Position and kalah::Position (the solver's), converted at each call: a copy of 16
-// bytes and the rules' names parsed, cheap next to text.
+// bytes and the rule codes, cheap next to text.
 struct PositionAccess {
   static kalah::Rules rules(const Position& q) {
     return {q.pits_, static_cast<Capture>(q.rules_[0]), static_cast<End>(q.rules_[1]),
@@ -273,7 +280,6 @@ std::string Position::absolute() const {
 
 struct Database::Impl {
   std::unique_ptr<kalah::Database> db;
-  Rules rules;  // db's, with their names
   uint64_t copy_epoch = 0;  // when it was opened (check_copies)
 
   Analysis analyse(const std::string& command, const kalah::Rules& rules,
@@ -315,7 +321,6 @@ Database::Database(const std::string& directory, const Rules& rules, size_t cach
             directory, r, cache_mb ? cache_mb << 20 : kalah::Database::search_cache_bytes());
       });
   impl_->copy_epoch = impl_->db->copy_epoch();
-  impl_->rules = public_rules(r);
 }
 
 Database::~Database() = default;
@@ -323,7 +328,7 @@ Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 
 Rules Database::rules() const {
-  return impl_->rules;
+  return public_rules(impl_->db->rules());
 }
 
 int Database::max_seeds() const {
@@ -344,11 +349,7 @@ std::optional<int> Database::probe(const std::string& position) const {
 }
 
 std::optional<int> Database::probe(const Position& position) const {
-  const kalah::Rules& held = impl_->db->rules();
-  if (const kalah::Rules r = PositionAccess::rules(position); !(r == held))
-    throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
-                                describe(held) + ", not the position's m=" +
-                                std::to_string(r.pits) + " " + describe(r));
+  check_same_rules(impl_->db->rules(), PositionAccess::rules(position));
   const std::optional<int> v = probe_board(position.board());
   if (!v) return std::nullopt;
   return position.mover_store() - position.opponent_store() + *v;
@@ -382,18 +383,11 @@ Analysis Database::analyse(const std::string& position, const std::atomic<bool>*
 
 Analysis analyse(const Rules& rules, const std::string& position, const Database* db,
                  const std::atomic<bool>* stop, const Options& options) {
-  if (rules.pits != 0) internal_rules(rules);  // pits 0 is the position's; anything else is checked
-  const ParsedPosition parsed = parse_position(position, rules.pits);
-  Rules with_pits = rules;
-  with_pits.pits = parsed.pits;
-  const kalah::Rules r = internal_rules(with_pits);
-  const kalah::Position& p = parsed.position;
+  const Position q = Position::parse(position, rules);
+  const kalah::Rules r = PositionAccess::rules(q);
+  const kalah::Position p = PositionAccess::internal(q);
   if (db) {
-    const kalah::Rules& held = db->impl_->db->rules();
-    if (!(held == r))
-      throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
-                                  describe(held) + ", not m=" + std::to_string(r.pits) + " " +
-                                  describe(r));
+    check_same_rules(db->impl_->db->rules(), r);
     return db->impl_->analyse("solve", r, p, stop, options);
   }
   return answer("solve", r, p, nullptr, kSearchTableBytes, stop, options);
