@@ -24,14 +24,18 @@ py::object as_dict(const api::Analysis& a) {
   return py::module_::import("json").attr("loads")(a.json);
 }
 
-// A rule argument: None takes it from the database when there is one, else the command line's
-// default. One that contradicts the database is the library's ValueError.
+// A rule argument: None takes it from `held` (a Position's or a database's rules) when there
+// are such, else the command line's default. One that contradicts the database is the library's
+// ValueError.
 using Rule = std::optional<std::string>;
 api::Rules rules(int pits, const Rule& capture, const Rule& end, const Rule& remainder,
-                 const api::Database* db) {
-  const api::Rules held = db ? db->rules() : api::Rules{};
-  return {pits ? pits : db ? held.pits : 0, capture.value_or(held.capture),
-          end.value_or(held.end), remainder.value_or(held.remainder)};
+                 const std::optional<api::Rules>& held) {
+  const api::Rules base = held.value_or(api::Rules{});
+  return {pits ? pits : held ? base.pits : 0, capture.value_or(base.capture),
+          end.value_or(base.end), remainder.value_or(base.remainder)};
+}
+std::optional<api::Rules> rules_of(const api::Database* db) {
+  return db ? std::optional(db->rules()) : std::nullopt;
 }
 
 // The rules as keyword arguments of solve(), analyse() and Position.start().
@@ -219,7 +223,8 @@ PYBIND11_MODULE(_kalah, m) {
       [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
          const api::Database* db, int threads, bool value_only,
          const std::optional<double>& timeout, bool pie) {
-        const api::Rules r = rules(pits ? pits : db ? 0 : 6, capture, end, remainder, db);
+        const api::Rules r =
+            rules(pits ? pits : db ? 0 : 6, capture, end, remainder, rules_of(db));
         const api::Options o = options(threads, value_only, timeout, pie);
         return interruptible(
             [&](const std::atomic<bool>* stop) { return api::solve(r, seeds, db, stop, o); });
@@ -234,14 +239,10 @@ PYBIND11_MODULE(_kalah, m) {
       [](const AnyPosition& position, int pits, const Rule& capture, const Rule& end,
          const Rule& remainder, const api::Database* db, int threads, bool value_only,
          const std::optional<double>& timeout, bool pie) {
-        api::Rules r;
-        if (const auto* p = std::get_if<api::Position>(&position)) {
-          r = p->rules();  // a Position carries its rules; arguments still override them
-          r = {pits ? pits : r.pits, capture.value_or(r.capture), end.value_or(r.end),
-               remainder.value_or(r.remainder)};
-        } else {
-          r = rules(pits, capture, end, remainder, db);
-        }
+        // A Position carries its rules (the arguments still override them).
+        const auto* p = std::get_if<api::Position>(&position);
+        const api::Rules r =
+            rules(pits, capture, end, remainder, p ? std::optional(p->rules()) : rules_of(db));
         const api::Options o = options(threads, value_only, timeout, pie);
         const std::string t = text(position);
         return interruptible(
