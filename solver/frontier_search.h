@@ -1,0 +1,209 @@
+// frontier_search.h: a search spread over processes (docs/design.md §7, "Over several
+// processes"); mpi/search.h carries it over MPI.
+//
+// A manager (process 0) expands the top of the tree into a DAG of boards, the frontier, whose
+// leaves are searched elsewhere: a job is one null-window test "is V(b) at least beta?" on a
+// leaf, run by the slot (a thread of some process, with a table of its own) that owns b by its
+// hash, so that the tests MTD(f) repeats on a leaf find its subtree in that slot's table. The
+// manager runs MTD(f) over the DAG: a test dispatches the leaves it needs, the eldest child of a
+// node first and its younger brothers in parallel once the eldest failed (Young Brothers Wait),
+// fills idle slots with the likeliest other leaves, cancels the jobs an answer made moot, and
+// keeps every bound proven, across tests and in checkpoints. Only proven bounds move, so the
+// values never depend on the number of processes or threads, or on the order answers arrive in.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "solver/analysis.h"
+#include "solver/leaf_values.h"
+#include "solver/parallel_search.h"
+#include "solver/value.h"
+
+namespace kalah {
+
+// "Is V(board) at least beta?" (32 bytes on the wire).
+struct Job {
+  uint64_t id;
+  Board board;
+  int32_t beta;
+  int32_t unused = 0;
+};
+// What a job proved: lower <= V(board) <= upper (nothing, -s and s, when it was cancelled).
+struct JobAnswer {
+  uint64_t id;
+  int16_t lower, upper;
+  uint32_t unused = 0;
+  uint64_t nodes;
+};
+static_assert(sizeof(Job) == 32 && sizeof(JobAnswer) == 24);
+
+// The slot owning a board: process owner_hash % P, then slot (owner_hash / P) % slots there. A
+// hash of its own: the table's buckets take the low bits of theirs, which a process's boards
+// would then share.
+uint64_t owner_hash(const Board& b);
+
+// One process's slots: a thread each, with its own solver and table (which grows as it fills,
+// up to table_bytes), running the jobs given to it in order. Thread-safe.
+class SlotPool {
+ public:
+  SlotPool(const Rules& rules, const LeafValues* leaves, int slots, size_t table_bytes,
+           const std::atomic<bool>* stop);
+  ~SlotPool();
+  SlotPool(const SlotPool&) = delete;
+  SlotPool& operator=(const SlotPool&) = delete;
+
+  int slots() const { return static_cast<int>(slots_.size()); }
+  void submit(int slot, const Job& job);
+  // Drops the job if it waits, stops it if it runs (its answer then proves nothing).
+  void cancel(uint64_t id);
+  // The answers ready, waiting up to `seconds` for one.
+  std::vector<JobAnswer> take(double seconds);
+
+ private:
+  struct Slot;
+  void run(Slot& slot);
+
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::mutex mutex_;  // the queues, the answers and each slot's running job
+  std::condition_variable work_, answered_;
+  std::vector<JobAnswer> answers_;
+  bool closing_ = false;
+};
+
+// Where jobs go: MPI's processes (mpi/search.h) or pools in this process (LocalTransport).
+class JobTransport {
+ public:
+  virtual ~JobTransport() = default;
+  virtual int processes() const = 0;
+  virtual int slots(int process) const = 0;
+  virtual void submit(int process, const Job& job) = 0;
+  virtual void cancel(int process, uint64_t id) = 0;
+  // Sends what was submitted and cancelled, then returns the answers that came in, waiting up to
+  // `seconds` for one.
+  virtual std::vector<JobAnswer> exchange(double seconds) = 0;
+  // Bytes sent both ways so far (0 within a process).
+  virtual uint64_t bytes() const { return 0; }
+};
+
+// P processes simulated by P pools of this process (one process's distributed search, tests).
+class LocalTransport final : public JobTransport {
+ public:
+  LocalTransport(const Rules& rules, const LeafValues* leaves, int processes, int slots,
+                 size_t table_bytes, const std::atomic<bool>* stop);
+  int processes() const override { return static_cast<int>(pools_.size()); }
+  int slots(int process) const override { return pools_[process]->slots(); }
+  void submit(int process, const Job& job) override;
+  void cancel(int process, uint64_t id) override;
+  std::vector<JobAnswer> exchange(double seconds) override;
+
+ private:
+  std::vector<std::unique_ptr<SlotPool>> pools_;
+};
+
+struct FrontierOptions {
+  int leaves_per_slot = 16;  // the frontier grows a ply at a time until it has this many a slot
+  int max_depth = 12;        // plies, at most
+};
+
+// Counts of a frontier search, for progress and notes.
+struct FrontierStats {
+  uint64_t nodes = 0;  // searched by the slots, answers of cancelled jobs included
+  std::vector<uint64_t> nodes_by_process;
+  uint64_t jobs = 0, cancelled = 0, bytes = 0;
+  size_t dag_nodes = 0, leaves = 0;
+};
+
+class FrontierSearch {
+ public:
+  FrontierSearch(const Rules& rules, const LeafValues* leaves, JobTransport& transport,
+                 const std::atomic<bool>* stop, const FrontierOptions& options = {});
+
+  // MTD(f) on V(b): the bounds proven, exact unless after_test (called after each test with
+  // the bounds so far) returned false. Throws SearchInterrupted when stop is raised.
+  Bounds value(const Board& b, const std::function<bool(const Bounds&)>& after_test = {});
+  // Whether playing pit on b is worth at least v to the mover.
+  bool reaches(const Board& b, int pit, int v);
+  // What is proven on V(b) so far.
+  Bounds bounds(const Board& b);
+  // Cancels the jobs still out and takes their answers: the transport can serve another search.
+  void finish();
+
+  // Every bound proven on a board of the DAG (a checkpoint's entries), and their restoration.
+  std::vector<TranspositionTable::Entry> proven() const;
+  void restore(const std::vector<TranspositionTable::Entry>& entries);
+  const FrontierStats& stats() const { return stats_; }
+
+ private:
+  struct Edge {
+    MoveResult result;
+    int child;
+  };
+  struct Node {
+    Board board;
+    Bounds bounds;
+    bool leaf = true;
+    std::vector<Edge> edges;
+    unsigned seen = 0;  // the last refresh or select pass that visited it
+  };
+  struct Flight {
+    int node, beta, process;
+    bool cancelled = false;  // no longer counted against the process's room
+  };
+  struct Wanted {
+    int node, beta;
+  };
+
+  int node_of(const Board& b);
+  void expand(int n);
+  void grow(int root);
+  // Narrows the bounds of n's subtree from its leaves (each node once a pass).
+  Bounds refresh(int n);
+  // The leaves whose tests decide "V(n) >= beta": the eldest child first (eager: every
+  // undecided child), in the order they should run.
+  void select(int n, int beta, bool eager, std::vector<Wanted>& out);
+  // One null-window test on node n.
+  Bounds test(int n, int beta);
+  void take(const std::vector<JobAnswer>& answers);
+
+  Rules rules_;
+  const LeafValues* leaves_;
+  JobTransport& transport_;
+  const std::atomic<bool>* stop_;
+  FrontierOptions options_;
+  int slots_ = 0;
+  std::vector<Node> nodes_;
+  struct Hash {
+    size_t operator()(const Board& b) const { return owner_hash(b); }
+  };
+  std::unordered_map<Board, int, Hash> index_;
+  std::unordered_map<Board, Bounds, Hash> known_;  // restored from a checkpoint
+  std::unordered_map<uint64_t, Flight> flights_;  // jobs sent and not answered, by id
+  std::vector<int> in_flight_;                    // per process, cancelled jobs left out
+  uint64_t next_id_ = 1;
+  unsigned pass_ = 0;
+  FrontierStats stats_;
+};
+
+// value_parallel and analyse_parallel (parallel_search.h) over a frontier search. Checkpoints
+// keep the DAG's bounds (no pause: the manager's state is its own), saved between tests.
+ParallelValue value_frontier(const Rules& rules, const Position& p, const LeafValues* leaves,
+                             JobTransport& transport, const std::atomic<bool>* stop,
+                             const FrontierOptions& options, const ValueProgress& progress = {},
+                             const Checkpointing* checkpoint = nullptr,
+                             FrontierStats* stats = nullptr);
+ParallelAnalysis analyse_frontier(const Rules& rules, const Position& p, const LeafValues* leaves,
+                                  JobTransport& transport, const std::atomic<bool>* stop,
+                                  const FrontierOptions& options,
+                                  const Checkpointing* checkpoint = nullptr,
+                                  FrontierStats* stats = nullptr);
+
+}  // namespace kalah
