@@ -21,7 +21,8 @@ std::optional<Report> stored_report(const Rules& rules, const Position& p, const
 
 Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
                          size_t table_bytes, const std::atomic<bool>* stop,
-                         const MoveProgress& progress, const Checkpointing* checkpoint) {
+                         const MoveProgress& progress, const Checkpointing* checkpoint,
+                         const OverProcesses& over) {
   const auto t0 = std::chrono::steady_clock::now();
   const CopyWatch copies(db);
   Outcome out;
@@ -35,7 +36,11 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
   } else if (auto stored = stored_report(rules, p, db)) {
     out.report = *stored;
   } else {
-    const ParallelAnalysis pa = analyse_parallel(rules, p, db, table_bytes, stop, progress, checkpoint);
+    const ParallelAnalysis pa =
+        over.transport
+            ? analyse_frontier(rules, p, db, *over.transport, stop, over.frontier, checkpoint,
+                               over.stats)
+            : analyse_parallel(rules, p, db, table_bytes, stop, progress, checkpoint);
     r.analysis = pa.analysis;
     r.source = "search";
     r.nodes = pa.nodes;

@@ -8,6 +8,7 @@
 
 #include "api/answer.h"
 #include "db/database.h"
+#include "solver/frontier_search.h"
 #include "solver/openings.h"
 #include "solver/parallel_search.h"
 
@@ -26,11 +27,18 @@ struct Outcome {
 // "search"; db may be null), whose exact answer is then stored. Throws
 // DatabaseError when a decoded copy changed under the answer (db/block_cache.h). `table_bytes` is
 // per root move (kAnalysisTableBytes or kSearchTableBytes, solver/parallel_search.h). A search
-// resumes from and saves to `checkpoint` when given.
+// resumes from and saves to `checkpoint` when given. With a transport, the search is spread over
+// its processes (solver/frontier_search.h; `progress` is not called).
+struct OverProcesses {
+  JobTransport* transport = nullptr;
+  FrontierOptions frontier;
+  FrontierStats* stats = nullptr;  // the search's counts, if given
+};
 Outcome analyse_position(const Rules& rules, const Position& p, const Database* db,
                          size_t table_bytes, const std::atomic<bool>* stop = nullptr,
                          const MoveProgress& progress = {},
-                         const Checkpointing* checkpoint = nullptr);
+                         const Checkpointing* checkpoint = nullptr,
+                         const OverProcesses& over = {});
 
 // The analysis the database's answer store holds for p (db/answer_store.h), source "store";
 // nothing without a store, for a position the database holds, or when none is stored.

@@ -11,6 +11,8 @@
 
 #include "mpi/build.h"
 #include "mpi/memory.h"
+#include "mpi/search.h"
+#include "solver/threads.h"
 
 namespace kalah {
 namespace {
@@ -27,9 +29,18 @@ extern "C" void on_stopped(int) {
   std::_Exit(128 + SIGTERM);
 }
 
-std::string who(const MpiSession& mpi) {
-  return "kalah build: process " + std::to_string(mpi.process()) + " of " +
+std::string who(const MpiSession& mpi, const char* command = "build") {
+  return std::string("kalah ") + command + ": process " + std::to_string(mpi.process()) + " of " +
          std::to_string(mpi.processes());
+}
+
+// Says why this process fails and ends the job: the others may be waiting for it.
+[[noreturn]] void end_job(const MpiSession& mpi, const char* command, const std::exception& e,
+                          const char* resume) {
+  std::cerr << who(mpi, command) << ": " << e.what() << "; ending the job (" << resume << ")\n"
+            << std::flush;
+  MPI_Abort(MPI_COMM_WORLD, kFailure);
+  std::_Exit(kFailure);
 }
 
 }  // namespace
@@ -63,12 +74,46 @@ int build_over_processes(const BuildOptions& options, const ReportBuild& report)
     }
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << who(mpi) << ": " << e.what()
-              << "; ending the job (rerun the same command to resume from the last complete "
-                 "layer)\n"
-              << std::flush;
-    MPI_Abort(MPI_COMM_WORLD, kFailure);
-    return kFailure;
+    end_job(mpi, "build", e, "rerun the same command to resume from the last complete layer");
+  }
+}
+
+int search_over_processes(const SearchSetup& setup,
+                          const std::function<int(JobTransport&)>& manage) {
+  const MpiSession mpi;
+  constexpr const char* kResume = "rerun the same command; with --checkpoint DIR it goes on from "
+                                  "the last checkpoint";
+  g_stopped_message = who(mpi, "solve") +
+                      ": stopped by mpirun (another process ended, or the job was interrupted); " +
+                      kResume + "\n";
+  std::signal(SIGTERM, on_stopped);
+  // Process 0 opens the leaves first: a problem there is the user's, said once.
+  const LeafValues* leaves = nullptr;
+  int opened = 1;
+  if (mpi.process() == 0) {
+    try {
+      leaves = setup.open();
+    } catch (...) {
+      opened = 0;
+      check(MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
+      throw;
+    }
+  }
+  check(MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  if (!opened) return kFailure;
+  try {
+    if (mpi.process() != 0) leaves = setup.open();
+    const int slots = setup.threads ? setup.threads
+                                    : std::max(1, thread_count(0) / mpi.local_processes());
+    SlotPool pool(setup.rules, leaves, slots, setup.table_bytes(leaves, slots), setup.stop);
+    if (mpi.process() != 0) {
+      serve_jobs(mpi, pool);
+      return 0;
+    }
+    MpiTransport transport(mpi, pool);
+    return manage(transport);
+  } catch (const std::exception& e) {
+    end_job(mpi, "solve", e, kResume);
   }
 }
 

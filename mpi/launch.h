@@ -1,11 +1,13 @@
-// launch.h: `mpirun -np P kalah build ...` from the command line's side: the one call tools/
-// makes into mpi/, with no MPI header in it.
+// launch.h: `mpirun -np P kalah build|solve ...` from the command line's side: the calls tools/
+// makes into mpi/, with no MPI header in them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
 #include "db/builder.h"
+#include "solver/frontier_search.h"
 
 namespace kalah {
 
@@ -23,5 +25,23 @@ using ReportBuild =
 // the others may be waiting for it; one that mpirun stops (SIGTERM: another process died, or the
 // job was interrupted) says so and exits. Collective.
 int build_over_processes(const BuildOptions& options, const ReportBuild& report);
+
+// What `kalah solve` gives every process: the rules, the search's leaves, opened by `open`
+// (process 0 first, which writes the decoded copies the others then map; null for none), the
+// slots of a process and the table of each, and the flag that stops its searches.
+struct SearchSetup {
+  Rules rules;
+  int threads = 0;  // slots a process; 0: the cores of its machine divided among its processes
+  std::function<const LeafValues*()> open;
+  std::function<size_t(const LeafValues*, int slots)> table_bytes;  // a slot's table
+  const std::atomic<bool>* stop = nullptr;
+};
+
+// Starts MPI; process 0 runs `manage` over a transport to every process's slots (its own
+// included) and returns its exit status; the others run the jobs it sends until it is done and
+// return 0. A failure to open the leaves on process 0 is thrown there (the others return 1);
+// past that, a process that fails says so and ends the job. Collective.
+int search_over_processes(const SearchSetup& setup,
+                          const std::function<int(JobTransport&)>& manage);
 
 }  // namespace kalah

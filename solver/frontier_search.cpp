@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "solver/mtdf.h"
+#include "solver/units.h"
 
 namespace kalah {
 
@@ -23,11 +24,7 @@ uint64_t owner_hash(const Board& b) {
 
 namespace {
 
-int slot_of(const Board& b, int processes, int slots) {
-  return static_cast<int>(owner_hash(b) / processes % slots);
-}
-
-JobAnswer nothing_proven(const Job& job) {
+LeafAnswer nothing_proven(const LeafJob& job) {
   const int s = seeds(job.board);
   return {job.id, static_cast<int16_t>(-s), static_cast<int16_t>(s), 0, 0};
 }
@@ -39,17 +36,18 @@ JobAnswer nothing_proven(const Job& job) {
 
 struct SlotPool::Slot {
   std::unique_ptr<Solver> solver;
-  std::deque<Job> queue;
   uint64_t running = 0;  // the job's id, 0 when idle
   std::atomic<bool> cancel{false};
+  LeafAnswer carried{};  // the counts of a search a growing table stopped, for the next answer
   std::thread thread;
 };
 
 SlotPool::SlotPool(const Rules& rules, const LeafValues* leaves, int slots, size_t table_bytes,
-                   const std::atomic<bool>* stop) {
+                   const std::atomic<bool>* stop)
+    : table_(table_bytes, slots > 1), stop_(stop) {
   for (int i = 0; i < slots; ++i) {
     auto slot = std::make_unique<Slot>();
-    slot->solver = std::make_unique<Solver>(rules, table_bytes, leaves);
+    slot->solver = std::make_unique<Solver>(rules, table_, leaves);
     slot->solver->set_stop_flag(stop);
     slot->solver->set_cancel_flag(&slot->cancel);
     slots_.push_back(std::move(slot));
@@ -64,66 +62,88 @@ SlotPool::~SlotPool() {
     for (auto& slot : slots_) slot->cancel = true;
   }
   work_.notify_all();
+  quiet_.notify_all();
   for (auto& slot : slots_) slot->thread.join();
 }
 
-void SlotPool::submit(int slot, const Job& job) {
+void SlotPool::submit(const LeafJob& job) {
   {
     std::lock_guard lock(mutex_);
-    slots_[slot]->queue.push_back(job);
+    queue_.push_back(job);
   }
-  work_.notify_all();
+  work_.notify_one();
 }
 
 void SlotPool::cancel(uint64_t id) {
   {
     std::lock_guard lock(mutex_);
-    for (auto& slot : slots_) {
+    for (auto& slot : slots_)
       if (slot->running == id) slot->cancel = true;
-      auto& q = slot->queue;
-      const auto it = std::find_if(q.begin(), q.end(), [&](const Job& j) { return j.id == id; });
-      if (it == q.end()) continue;
+    const auto it =
+        std::find_if(queue_.begin(), queue_.end(), [&](const LeafJob& j) { return j.id == id; });
+    if (it != queue_.end()) {
       answers_.push_back(nothing_proven(*it));
-      q.erase(it);
+      queue_.erase(it);
     }
   }
   answered_.notify_all();
 }
 
-std::vector<JobAnswer> SlotPool::take(double seconds) {
+std::vector<LeafAnswer> SlotPool::take(double seconds) {
   std::unique_lock lock(mutex_);
   answered_.wait_for(lock, std::chrono::duration<double>(seconds),
                      [&] { return !answers_.empty(); });
   return std::exchange(answers_, {});
 }
 
+void SlotPool::grow(std::unique_lock<std::mutex>& lock) {
+  quiet_.wait(lock, [&] { return searching_ == 0 || closing_ || !table_.growth_wanted(); });
+  if (closing_ || !table_.growth_wanted()) return;
+  table_.split(0, table_.grow_shared());  // holding the lock: no slot starts a search meanwhile
+  work_.notify_all();
+}
+
 void SlotPool::run(Slot& slot) {
   Solver& solver = *slot.solver;
   for (;;) {
-    Job job;
+    LeafJob job;
     {
       std::unique_lock lock(mutex_);
-      work_.wait(lock, [&] { return closing_ || !slot.queue.empty(); });
+      work_.wait(lock, [&] { return closing_ || !queue_.empty(); });
       if (closing_) return;
-      job = slot.queue.front();
-      slot.queue.pop_front();
+      job = queue_.front();
+      queue_.pop_front();
       slot.running = job.id;
       slot.cancel = false;
+      ++searching_;
     }
-    JobAnswer a = nothing_proven(job);
-    const uint64_t before = solver.nodes();
+    LeafAnswer a = nothing_proven(job);
+    const uint64_t nodes = solver.nodes(), probes = solver.probes();
+    const auto start = std::chrono::steady_clock::now();
+    bool again = false;  // stopped for the table to grow
     try {
       const int r = solver.search(job.board, job.beta - 1, job.beta);
       (r >= job.beta ? a.lower : a.upper) = static_cast<int16_t>(r);
     } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
+      again = !slot.cancel && !(stop_ && stop_->load()) && table_.shared() &&
+              table_.growth_wanted();
     }
-    a.nodes = solver.nodes() - before;
-    {
-      std::lock_guard lock(mutex_);
-      slot.running = 0;
+    a.nodes = solver.nodes() - nodes + slot.carried.nodes;
+    a.probes = solver.probes() - probes + slot.carried.probes;
+    a.microseconds = static_cast<uint64_t>(seconds_since(start) * 1e6) + slot.carried.microseconds;
+    std::unique_lock lock(mutex_);
+    slot.running = 0;
+    --searching_;
+    quiet_.notify_all();
+    if (again) {
+      slot.carried = a;
+      queue_.push_front(job);
+    } else {
+      slot.carried = {};
       answers_.push_back(a);
+      answered_.notify_all();
     }
-    answered_.notify_all();
+    if (table_.shared() && table_.growth_wanted()) grow(lock);
   }
 }
 
@@ -133,20 +153,20 @@ LocalTransport::LocalTransport(const Rules& rules, const LeafValues* leaves, int
     pools_.push_back(std::make_unique<SlotPool>(rules, leaves, slots, table_bytes, stop));
 }
 
-void LocalTransport::submit(int process, const Job& job) {
-  pools_[process]->submit(slot_of(job.board, processes(), slots(process)), job);
+void LocalTransport::submit(int process, const LeafJob& job) {
+  pools_[process]->submit(job);
 }
 
 void LocalTransport::cancel(int process, uint64_t id) {
   pools_[process]->cancel(id);
 }
 
-std::vector<JobAnswer> LocalTransport::exchange(double seconds) {
+std::vector<LeafAnswer> LocalTransport::exchange(double seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  std::vector<JobAnswer> in;
+  std::vector<LeafAnswer> in;
   do {
     for (auto& pool : pools_) {
-      std::vector<JobAnswer> some = pool->take(pool == pools_[0] ? 0.0002 : 0);
+      std::vector<LeafAnswer> some = pool->take(pool == pools_[0] ? 0.0002 : 0);
       in.insert(in.end(), some.begin(), some.end());
     }
   } while (in.empty() && std::chrono::steady_clock::now() < deadline);
@@ -238,7 +258,7 @@ Bounds FrontierSearch::refresh(int n) {
   return node.bounds;
 }
 
-void FrontierSearch::select(int n, int beta, bool eager, std::vector<Wanted>& out) {
+void FrontierSearch::select(int n, int beta, bool eager, bool cut, std::vector<Wanted>& out) {
   Node& node = nodes_[n];
   if (node.bounds.lower >= beta || node.bounds.upper < beta || node.seen == pass_) return;
   node.seen = pass_;
@@ -271,22 +291,30 @@ void FrontierSearch::select(int n, int beta, bool eager, std::vector<Wanted>& ou
   for (int i = 1; i < count; ++i)  // at most 8: an insertion sort
     for (int j = i; j > 0 && before(open[j], open[j - 1]); --j) std::swap(open[j], open[j - 1]);
   // Young Brothers Wait: the others only once one child failed (then all probably must).
-  if (!eager && !failed) count = std::min(count, 1);
+  // Speculation (eager) also takes the others where all are expected to be needed: at a node
+  // expected to fail the test (an all-node); at one expected to pass (a cut-node) one child
+  // probably decides. The children of a cut-node are all-nodes and those of an all-node
+  // cut-nodes, unless the move earns an extra turn (the same player's test goes on).
+  const bool all = failed || !cut;
+  if (!all || !eager) count = std::min(count, failed ? count : 1);
   for (int i = 0; i < count; ++i) {
     const Edge& e = *open[i].edge;
-    select(e.child, child_window(e.result, beta - 1, beta).beta, eager, out);
+    select(e.child, child_window(e.result, beta - 1, beta).beta, eager,
+           e.result.extra_turn ? !all : all, out);
   }
 }
 
-void FrontierSearch::take(const std::vector<JobAnswer>& answers) {
-  for (const JobAnswer& a : answers) {
+void FrontierSearch::take(const std::vector<LeafAnswer>& answers) {
+  for (const LeafAnswer& a : answers) {
     const auto it = flights_.find(a.id);
     if (it == flights_.end()) throw std::logic_error("frontier search: an answer to no job");
     const Flight f = it->second;
     flights_.erase(it);
     if (!f.cancelled) --in_flight_[f.process];
     stats_.nodes += a.nodes;
+    stats_.probes += a.probes;
     stats_.nodes_by_process[f.process] += a.nodes;
+    stats_.busy_seconds += a.microseconds * 1e-6;
     Bounds& b = nodes_[f.node].bounds;
     b.lower = std::max<int>(b.lower, a.lower);
     b.upper = std::min<int>(b.upper, a.upper);
@@ -306,10 +334,10 @@ Bounds FrontierSearch::test(int n, int beta) {
     // What the test needs, then what would keep idle slots busy.
     std::vector<Wanted> want;
     ++pass_;
-    select(n, beta, false, want);
+    select(n, beta, false, true, want);
     const size_t needed = want.size();
     ++pass_;
-    select(n, beta, true, want);
+    select(n, beta, true, true, want);
     std::unordered_set<uint64_t> wanted, flying;
     for (const Wanted& w : want) wanted.insert(key(w.node, w.beta));
     for (auto& [id, f] : flights_) {
@@ -323,18 +351,29 @@ Bounds FrontierSearch::test(int n, int beta) {
         flying.insert(key(f.node, f.beta));
       }
     }
-    // A process holds at most two jobs a slot (one running, one waiting), and takes the
-    // speculative ones only while it has fewer than one a slot.
+    // A job goes to its leaf's home while it has an idle slot. A job the test needs may also
+    // wait there (two a slot at most), unless another process has an idle slot: that one takes
+    // it and becomes the leaf's home. Speculative jobs only fill idle slots of their homes.
     const int processes = transport_.processes();
+    const auto idle = [&](int p) { return in_flight_[p] < transport_.slots(p); };
     for (size_t i = 0; i < want.size(); ++i) {
       const Wanted& w = want[i];
       if (!flying.insert(key(w.node, w.beta)).second) continue;
-      const Board& board = nodes_[w.node].board;
-      const int p = static_cast<int>(owner_hash(board) % processes);
-      const int room = transport_.slots(p) * (i < needed ? 2 : 1);
-      if (in_flight_[p] >= room) continue;
+      Node& node = nodes_[w.node];
+      if (node.home < 0) node.home = owner_process(node.board, processes);
+      int p = node.home;
+      if (!idle(p)) {
+        if (i >= needed) continue;
+        int q = 0;
+        while (q < processes && !idle(q)) ++q;
+        if (q < processes)
+          p = q;
+        else if (in_flight_[p] >= 2 * transport_.slots(p))
+          continue;
+      }
+      node.home = p;
       const uint64_t id = next_id_++;
-      transport_.submit(p, {id, board, w.beta});
+      transport_.submit(p, {id, node.board, w.beta});
       flights_[id] = {w.node, w.beta, p};
       ++in_flight_[p];
       ++stats_.jobs;
@@ -476,6 +515,7 @@ ParallelValue value_frontier(const Rules& rules, const Position& p, const LeafVa
   search.finish();
   saves.now();
   out.nodes = search.stats().nodes;
+  out.probes = search.stats().probes;
   out.lower = stores + bounds.lower;
   out.upper = stores + bounds.upper;
   if (stats) *stats = search.stats();
@@ -511,6 +551,7 @@ ParallelAnalysis analyse_frontier(const Rules& rules, const Position& p, const L
   search.finish();
   saves.now();
   out.nodes = search.stats().nodes;
+  out.probes = search.stats().probes;
   if (stats) *stats = search.stats();
   return out;
 }

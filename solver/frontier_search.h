@@ -31,28 +31,35 @@
 namespace kalah {
 
 // "Is V(board) at least beta?" (32 bytes on the wire).
-struct Job {
+struct LeafJob {
   uint64_t id;
   Board board;
   int32_t beta;
   int32_t unused = 0;
 };
-// What a job proved: lower <= V(board) <= upper (nothing, -s and s, when it was cancelled).
-struct JobAnswer {
+// What a job proved: lower <= V(board) <= upper (nothing, -s and s, when it was cancelled), and
+// what it cost (40 bytes on the wire).
+struct LeafAnswer {
   uint64_t id;
   int16_t lower, upper;
   uint32_t unused = 0;
-  uint64_t nodes;
+  uint64_t nodes = 0, probes = 0;
+  uint64_t microseconds = 0;
 };
-static_assert(sizeof(Job) == 32 && sizeof(JobAnswer) == 24);
+static_assert(sizeof(LeafJob) == 32 && sizeof(LeafAnswer) == 40);
 
-// The slot owning a board: process owner_hash % P, then slot (owner_hash / P) % slots there. A
-// hash of its own: the table's buckets take the low bits of theirs, which a process's boards
-// would then share.
+// The process a board's jobs go to first: the manager then keeps sending a leaf's jobs where
+// the last one ran (its table holds the subtree), which differs only when an idle process took
+// a job its home had no thread for. A hash of its own: the tables' buckets take the low bits of
+// theirs, which a process's boards would then share.
 uint64_t owner_hash(const Board& b);
+inline int owner_process(const Board& b, int processes) {
+  return static_cast<int>(owner_hash(b) % processes);
+}
 
-// One process's slots: a thread each, with its own solver and table (which grows as it fills,
-// up to table_bytes), running the jobs given to it in order. Thread-safe.
+// One process's search threads ("slots"), over one table as a value search's threads are
+// (shared, ABDADA, when there are several; it grows as it fills, up to table_bytes), running
+// the jobs given to the process in order. Thread-safe.
 class SlotPool {
  public:
   SlotPool(const Rules& rules, const LeafValues* leaves, int slots, size_t table_bytes,
@@ -62,20 +69,26 @@ class SlotPool {
   SlotPool& operator=(const SlotPool&) = delete;
 
   int slots() const { return static_cast<int>(slots_.size()); }
-  void submit(int slot, const Job& job);
+  void submit(const LeafJob& job);
   // Drops the job if it waits, stops it if it runs (its answer then proves nothing).
   void cancel(uint64_t id);
   // The answers ready, waiting up to `seconds` for one.
-  std::vector<JobAnswer> take(double seconds);
+  std::vector<LeafAnswer> take(double seconds);
 
  private:
   struct Slot;
   void run(Slot& slot);
+  // Called by a slot whose search a full shared table stopped: grows it once no slot searches.
+  void grow(std::unique_lock<std::mutex>& lock);
 
+  TranspositionTable table_;
   std::vector<std::unique_ptr<Slot>> slots_;
-  std::mutex mutex_;  // the queues, the answers and each slot's running job
-  std::condition_variable work_, answered_;
-  std::vector<JobAnswer> answers_;
+  std::mutex mutex_;  // the queue, the answers, each slot's running job, searching_
+  std::condition_variable work_, answered_, quiet_;
+  std::deque<LeafJob> queue_;
+  std::vector<LeafAnswer> answers_;
+  const std::atomic<bool>* stop_;
+  int searching_ = 0;  // slots in a search
   bool closing_ = false;
 };
 
@@ -84,12 +97,12 @@ class JobTransport {
  public:
   virtual ~JobTransport() = default;
   virtual int processes() const = 0;
-  virtual int slots(int process) const = 0;
-  virtual void submit(int process, const Job& job) = 0;
+  virtual int slots(int process) const = 0;  // its search threads
+  virtual void submit(int process, const LeafJob& job) = 0;
   virtual void cancel(int process, uint64_t id) = 0;
   // Sends what was submitted and cancelled, then returns the answers that came in, waiting up to
   // `seconds` for one.
-  virtual std::vector<JobAnswer> exchange(double seconds) = 0;
+  virtual std::vector<LeafAnswer> exchange(double seconds) = 0;
   // Bytes sent both ways so far (0 within a process).
   virtual uint64_t bytes() const { return 0; }
 };
@@ -101,9 +114,9 @@ class LocalTransport final : public JobTransport {
                  size_t table_bytes, const std::atomic<bool>* stop);
   int processes() const override { return static_cast<int>(pools_.size()); }
   int slots(int process) const override { return pools_[process]->slots(); }
-  void submit(int process, const Job& job) override;
+  void submit(int process, const LeafJob& job) override;
   void cancel(int process, uint64_t id) override;
-  std::vector<JobAnswer> exchange(double seconds) override;
+  std::vector<LeafAnswer> exchange(double seconds) override;
 
  private:
   std::vector<std::unique_ptr<SlotPool>> pools_;
@@ -117,7 +130,9 @@ struct FrontierOptions {
 // Counts of a frontier search, for progress and notes.
 struct FrontierStats {
   uint64_t nodes = 0;  // searched by the slots, answers of cancelled jobs included
+  uint64_t probes = 0;
   std::vector<uint64_t> nodes_by_process;
+  double busy_seconds = 0;  // the slots' time in jobs, all added up
   uint64_t jobs = 0, cancelled = 0, bytes = 0;
   size_t dag_nodes = 0, leaves = 0;
 };
@@ -153,6 +168,7 @@ class FrontierSearch {
     bool leaf = true;
     std::vector<Edge> edges;
     unsigned seen = 0;  // the last refresh or select pass that visited it
+    int home = -1;      // the process that ran its last job, -1 before any
   };
   struct Flight {
     int node, beta, process;
@@ -167,12 +183,13 @@ class FrontierSearch {
   void grow(int root);
   // Narrows the bounds of n's subtree from its leaves (each node once a pass).
   Bounds refresh(int n);
-  // The leaves whose tests decide "V(n) >= beta": the eldest child first (eager: every
-  // undecided child), in the order they should run.
-  void select(int n, int beta, bool eager, std::vector<Wanted>& out);
+  // The leaves whose tests decide "V(n) >= beta", in the order they should run: the eldest
+  // child first, the others once it failed; eager, also those likely to be needed (n is
+  // expected to pass the test if `cut`).
+  void select(int n, int beta, bool eager, bool cut, std::vector<Wanted>& out);
   // One null-window test on node n.
   Bounds test(int n, int beta);
-  void take(const std::vector<JobAnswer>& answers);
+  void take(const std::vector<LeafAnswer>& answers);
 
   Rules rules_;
   const LeafValues* leaves_;

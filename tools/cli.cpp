@@ -1,7 +1,9 @@
 // cli.cpp: shared option handling for the subcommands.
 #include "tools/cli.h"
 
+#include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "db/file_names.h"
 
@@ -40,6 +42,22 @@ void add_db_option(po::options_description& desc, std::string& dir, const char* 
 void add_threads_option(po::options_description& desc, int& threads) {
   desc.add_options()("threads", po::value(&threads)->default_value(0)->value_name("T"),
                      "worker threads; 0 = all cores");
+}
+
+int launched_processes() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* v = std::getenv(name);
+    if (!v) continue;
+    const int launched = std::atoi(v);
+#ifndef KALAH_MPI
+    if (launched > 1)
+      throw UsageError("started by mpirun with " + std::to_string(launched) +
+                       " processes, but this kalah was built without MPI: configure it with "
+                       "-DKALAH_MPI=ON (Debian: libopenmpi-dev), or run it without mpirun");
+#endif
+    return launched;
+  }
+  return 0;
 }
 
 namespace {

@@ -41,6 +41,10 @@ void add_db_option(po::options_description& desc, std::string& dir, const char* 
 // --threads T (0 = all cores), for every command that computes (a ThreadLimit applies it).
 void add_threads_option(po::options_description& desc, int& threads);
 
+// The processes of the job when mpirun (Open MPI, or a PMI launcher) started this one; else 0.
+// Throws UsageError for more than one when this kalah was built without MPI.
+int launched_processes();
+
 // Parses a subcommand's arguments. Returns false when --help was asked for and printed.
 struct CommandHelp {
   const char* name;      // "solve"

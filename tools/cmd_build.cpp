@@ -177,13 +177,6 @@ class Reporter : public BuildObserver {
   BuildTotals totals_;
 };
 
-// The processes of the job when mpirun (Open MPI, or a PMI launcher) started this one; else 0.
-int launched_processes() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
-    if (const char* v = std::getenv(name)) return std::atoi(v);
-  return 0;
-}
-
 // Prints the start, runs build(observer) with the reporter that --json asks for, prints the end.
 // `processes` is 0 for a build in this process alone.
 int report_build(const BuildCommandOptions& cmd, const BuildOptions& build_options, bool lean,
@@ -248,19 +241,15 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.lean = o.lean;
   validate(b);
   if (check_only) return kExitOk;
-  if (const int launched = launched_processes(); launched > 0) {
 #ifdef KALAH_MPI
+  if (launched_processes() > 0)
     return build_over_processes(
         b, [&](const BuildOptions& per_process, uint64_t peak, int processes, const auto& build) {
           report_build(o, per_process, false, peak, processes, build);
         });
 #else
-    if (launched > 1)
-      throw UsageError("started by mpirun with " + std::to_string(launched) +
-                       " processes, but this kalah was built without MPI: configure it with "
-                       "-DKALAH_MPI=ON (Debian: libopenmpi-dev), or run it without mpirun");
+  launched_processes();  // refuses mpirun with several processes
 #endif
-  }
   // Refuses a build that cannot fit, before anything is printed.
   const MemoryPlan plan = plan_memory(b, Ranker(b.rules.pits, b.max_seeds));
   return report_build(o, b, plan.lean, plan.peak, 0,

@@ -19,6 +19,9 @@
 #include "tools/game_options.h"
 #include "tools/report.h"
 #include "tools/solve_files.h"
+#ifdef KALAH_MPI
+#include "mpi/launch.h"
+#endif
 
 namespace kalah {
 namespace {
@@ -33,6 +36,7 @@ struct SolveOptions {
   std::string certificate;
   std::string checkpoint;
   double checkpoint_seconds = 60;
+  int frontier = FrontierOptions{}.leaves_per_slot;
 };
 
 constexpr CommandHelp kHelp = {
@@ -75,6 +79,7 @@ struct Job {
   std::string db_dir;        // of db, if any
   std::string certificate;   // --certificate FILE
   std::unique_ptr<Checkpoints> checkpoints;  // --checkpoint DIR
+  OverProcesses over;                        // under mpirun
 
   const Checkpointing* checkpointing() const {
     return checkpoints ? &checkpoints->checkpointing : nullptr;
@@ -195,8 +200,11 @@ int solve_value(const Job& job) {
     };
   const CopyWatch copies(job.db.get());
   const ParallelValue pv =
-      value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop, progress,
-                     job.checkpointing());
+      job.over.transport
+          ? value_frontier(job.rules, job.position, job.db.get(), *job.over.transport, &g_stop,
+                           job.over.frontier, progress, job.checkpointing(), job.over.stats)
+          : value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
+                           progress, job.checkpointing());
   copies.check();
   if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
   const double seconds = job.elapsed();  // the value's; the certificate's are its own
@@ -227,19 +235,23 @@ int solve_full(const Job& job) {
       [&](const AnalysisProgress& p) {
         progress.show(std::to_string(p.done) + " of " + std::to_string(p.total) + " moves valued");
       },
-      job.checkpointing());
+      job.checkpointing(), job.over);
   progress.clear();
   if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
   out.report.seconds = job.elapsed();
   return print_analysis(job, out.report);
 }
 
+// The table per root move (solver/parallel_search.h says why these defaults).
+size_t table_bytes(const SolveOptions& o, bool db) {
+  return o.table_mb           ? static_cast<size_t>(o.table_mb) << 20
+         : db && !o.value_only ? kAnalysisTableBytes
+                               : kSearchTableBytes;
+}
+
+// The job once its database is open (job.db, null for none).
 int solve_job(const SolveOptions& o, Job& job) {
-  job.db = search_database(o.game, job.rules);
-  // Per root move (solver/parallel_search.h says why these defaults).
-  job.table_bytes = o.table_mb                ? static_cast<size_t>(o.table_mb) << 20
-                    : job.db && !o.value_only ? kAnalysisTableBytes
-                                              : kSearchTableBytes;
+  job.table_bytes = table_bytes(o, job.db != nullptr);
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
     print_heading(std::cout, job.title + (o.pie ? ", pie rule" : ""), job.rules, job.position);
@@ -256,6 +268,51 @@ int solve_job(const SolveOptions& o, Job& job) {
   if (o.value_only) return solve_value(job);
   return solve_full(job);
 }
+
+#ifdef KALAH_MPI
+// Under mpirun: process 0 solves as ever, its search spread over every process's threads
+// (solver/frontier_search.h), and says at the end what the processes did.
+int solve_over_processes(const SolveOptions& o, Job& job) {
+  if (o.pie || !o.certificate.empty())
+    throw UsageError("--pie and --certificate run in one process: run them without mpirun");
+  SearchSetup setup;
+  setup.rules = job.rules;
+  setup.threads = o.threads;
+  setup.stop = &g_stop;
+  setup.open = [&]() -> const LeafValues* {
+    job.db = search_database(o.game, job.rules);
+    // The store answers without searching: a measured search should search.
+    if (job.db) job.db->use_answer_store(false);
+    return job.db.get();
+  };
+  // A process's slots share what one process's root moves would have.
+  setup.table_bytes = [&](const LeafValues* leaves, int slots) {
+    return table_bytes(o, leaves != nullptr) * job.rules.pits / slots;
+  };
+  FrontierStats stats;
+  job.over.frontier.leaves_per_slot = o.frontier;
+  job.over.stats = &stats;
+  return search_over_processes(setup, [&](JobTransport& transport) {
+    job.over.transport = &transport;
+    const int status = solve_job(o, job);
+    if (stats.jobs == 0) return status;
+    int slots = 0;
+    for (int p = 0; p < transport.processes(); ++p) slots += transport.slots(p);
+    std::fprintf(stderr,
+                 "over %d processes, %d search threads: %llu jobs (%llu cancelled), %zu boards "
+                 "above the leaves, threads busy %.0f %% of the time, %.2g bytes sent a node; "
+                 "nodes by process:",
+                 transport.processes(), slots, static_cast<unsigned long long>(stats.jobs),
+                 static_cast<unsigned long long>(stats.cancelled), stats.dag_nodes,
+                 100 * stats.busy_seconds / (slots * job.elapsed()),
+                 stats.nodes ? static_cast<double>(stats.bytes) / stats.nodes : 0.0);
+    for (uint64_t n : stats.nodes_by_process)
+      std::fprintf(stderr, " %llu", static_cast<unsigned long long>(n));
+    std::fprintf(stderr, "\n");
+    return status;
+  });
+}
+#endif
 
 }  // namespace
 
@@ -279,7 +336,10 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "seconds between checkpoints (default 60; longer when saving takes over 2 % of the time)")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
       "transposition table per root move, in MiB (default: 32 with --db, 256 without or with "
-      "--value-only)");
+      "--value-only)")(
+      "frontier", po::value(&o.frontier)->value_name("N"),
+      "under mpirun: the top of the tree is expanded until it has N leaves a search thread of "
+      "the job (default 16), each searched by the thread that owns it (docs/cluster.md)");
   add_threads_option(desc, o.threads);
   po::positional_options_description positional;
   positional.add("position", 1);
@@ -301,10 +361,17 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   job.rules = game.rules;
   job.position = game.position;
   job.title = game.title;
+  if (vm.count("frontier")) check_range("--frontier", o.frontier, 1, 1 << 16);
+  const int launched = launched_processes();
   if (check_only) return kExitOk;
   // From here on Ctrl-C stops the work and prints what is proven, also while the database opens
   // (writing its decoded copies): the search then stops at once.
   std::signal(SIGINT, on_interrupt);
+#ifdef KALAH_MPI
+  if (launched > 0) return solve_over_processes(o, job);
+#endif
+  (void)launched;
+  job.db = search_database(o.game, job.rules);
   return solve_job(o, job);
 }
 

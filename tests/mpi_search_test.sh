@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The search over several processes (solver/frontier_search.h, mpi/search.h): `mpirun -np P kalah
+# solve` gives one process's answer on random positions of every variant (P = 1, 2, 3; m = 3, 4,
+# 5; value and full analysis; with and without a database), its frontier small enough that the
+# processes do the work; a job with one process killed mid-search ends (no hang), and its rerun
+# from the checkpoint gives the value. tests/frontier_test.cpp checks the same search with its
+# processes simulated, far more positions. Usage: mpi_search_test.sh KALAH (-DKALAH_MPI=ON).
+set -euo pipefail
+kalah=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KALAH_STORE=off
+mpi=(mpirun --oversubscribe --bind-to none)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A random position of m pits a row with about s seeds (mover's pits / opponent's / stores).
+RANDOM=28
+position() {
+  local m=$1 s=$2 rows=() i
+  for _ in 1 2; do
+    local row=()
+    for ((i = 0; i < m; i++)); do row+=($((RANDOM % (2 * s / m + 1)))); done
+    row[$((RANDOM % m))]=$((row[0] + 1))  # never an empty row
+    rows+=("$(IFS=,; echo "${row[*]}")")
+  done
+  echo "${rows[0]}/${rows[1]}/$((RANDOM % 5)),$((RANDOM % 5))"
+}
+
+# Everything but the time and the counts, which differ between runs.
+answer() { sed -E 's/"(nodes|probes|seconds)": [0-9.e+-]+//g'; }
+
+n=0
+for capture in standard empty; do
+  for end in immediate on-turn; do
+    for remainder in owner discard; do
+      rules=(--capture "$capture" --end "$end" --remainder "$remainder")
+      db="$work/db-$capture-$end-$remainder"
+      "$kalah" build --db "$db" --pits 4 --max-seeds 10 "${rules[@]}" >/dev/null
+      # P cycles through 1, 2, 3; each variant has a full analysis over a database and a value
+      # and a full analysis without one.
+      for c in "4 18 --db $db" "3 14 --no-db --value-only" "5 18 --no-db"; do
+        read -r m s flags <<<"$c"
+        p=$((n % 3 + 1))
+        n=$((n + 1))
+        pos=$(position "$m" "$s")
+        read -ra args <<<"--pits $m $pos ${rules[*]} $flags --json"
+        "$kalah" solve "${args[@]}" | answer >"$work/one" || fail "kalah solve ${args[*]}"
+        "${mpi[@]}" -np "$p" "$kalah" solve "${args[@]}" --frontier 2 --threads 1 \
+          >"$work/many.json" 2>"$work/many.err" || { cat "$work/many.err"; fail "mpirun -np $p: ${args[*]}"; }
+        answer <"$work/many.json" >"$work/many"
+        cmp -s "$work/one" "$work/many" ||
+          { diff "$work/one" "$work/many"; fail "mpirun -np $p differs: ${args[*]}"; }
+        grep -q "jobs" "$work/many.err" || fail "no job ran over the processes: ${args[*]}"
+      done
+      echo "ok: $capture $end $remainder"
+    done
+  done
+done
+
+# Kill process 1 of 2 while the search runs; the job ends by itself, and the rerun, from the
+# checkpoint, gives one process's value.
+args=(--pits 5 --seeds 4 --no-db --value-only --json --threads 1)
+expected=$("$kalah" solve "${args[@]}" | answer)
+ckpt="$work/checkpoint"
+"${mpi[@]}" -np 2 "$kalah" solve "${args[@]}" --checkpoint "$ckpt" --checkpoint-every 0.2 \
+  >"$work/killed.out" 2>&1 &
+job=$!
+rank1=""
+for _ in $(seq 300); do
+  if [ -n "$(ls "$ckpt" 2>/dev/null)" ]; then
+    for p in $(pgrep -f "kalah solve --pits 5 --seeds 4" || true); do
+      grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null && rank1=$p
+    done
+    [ -n "$rank1" ] && break
+  fi
+  sleep 0.05
+done
+[ -n "$rank1" ] || { kill "$job" 2>/dev/null; cat "$work/killed.out"; fail "no checkpoint, or rank 1 not found"; }
+kill -9 "$rank1"
+status=0
+for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$job" 2>/dev/null; then
+  pkill -9 -f "checkpoint $ckpt" || true
+  fail "the job hung after rank 1 was killed"
+fi
+wait "$job" || status=$?
+[ "$status" -ne 0 ] || { cat "$work/killed.out"; fail "a job with a killed rank exited 0"; }
+echo "ok: killing rank 1 ended the search (exit $status)"
+got=$("${mpi[@]}" -np 2 "$kalah" solve "${args[@]}" --checkpoint "$ckpt" 2>"$work/rerun.err" | answer)
+[ "$got" = "$expected" ] || { cat "$work/rerun.err"; fail "the rerun said $got, one process $expected"; }
+echo "ok: the rerun from the checkpoint gives one process's value"
