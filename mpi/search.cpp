@@ -6,6 +6,10 @@
 namespace kalah {
 namespace {
 
+// How long a process waits for its slots' answers before it looks for messages again: a wake-up
+// takes the core from a slot on a machine with a process a core, and a job lasts far longer.
+constexpr double kPollSeconds = 0.002;
+
 enum Tag : int { kJobs = 101, kCancel = 102, kStop = 103, kAnswers = 104 };
 
 template <class T>
@@ -78,7 +82,7 @@ std::vector<LeafAnswer> MpiTransport::exchange(double seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   std::vector<LeafAnswer> in;
   do {
-    in = local_.take(0.0002);
+    in = local_.take(kPollSeconds);
     for (MPI_Status status; waiting(MPI_ANY_SOURCE, kAnswers, status);) {
       const std::vector<LeafAnswer> some = receive<LeafAnswer>(status);
       bytes_ += some.size() * sizeof(LeafAnswer);
@@ -104,7 +108,7 @@ void serve_jobs(const MpiSession& mpi, SlotPool& pool) {
         for (uint64_t id : receive<uint64_t>(status)) pool.cancel(id);
       continue;
     }
-    const std::vector<LeafAnswer> answers = pool.take(0.0005);
+    const std::vector<LeafAnswer> answers = pool.take(kPollSeconds);
     if (!answers.empty()) send(answers, 0, kAnswers);
   }
 }

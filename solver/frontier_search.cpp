@@ -205,17 +205,21 @@ int FrontierSearch::node_of(const Board& b) {
   return n;
 }
 
-void FrontierSearch::expand(int n) {
+void FrontierSearch::expand(int n, int home) {
   if (!nodes_[n].leaf || nodes_[n].bounds.exact()) return;
+  const size_t before = nodes_.size();
   const Board b = nodes_[n].board;
   std::vector<Edge> edges;
   for (int pit = 0; pit < rules_.pits; ++pit) {
     if (b.pits[pit] == 0) continue;
     const MoveResult r = play(rules_, b, pit);
-    edges.push_back({r, node_of(r.board)});  // may grow nodes_: no reference held across it
+    edges.push_back({r, pit, node_of(r.board)});  // may grow nodes_: no reference held across it
   }
   nodes_[n].edges = std::move(edges);
   nodes_[n].leaf = false;
+  for (size_t c = before; c < nodes_.size(); ++c)
+    nodes_[c].home = home >= 0 ? home : owner_process(nodes_[c].board, transport_.processes());
+  stats_.dag_nodes = nodes_.size();
 }
 
 void FrontierSearch::grow(int root) {
@@ -236,9 +240,8 @@ void FrontierSearch::grow(int root) {
     }
     if (open.empty() || (open.size() >= target && !nodes_[root].leaf)) break;
     if (depth == options_.max_depth) break;
-    for (int n : open) expand(n);
+    for (int n : open) expand(n, nodes_[n].home);
   }
-  stats_.dag_nodes = nodes_.size();
 }
 
 Bounds FrontierSearch::refresh(int n) {
@@ -319,7 +322,35 @@ void FrontierSearch::take(const std::vector<LeafAnswer>& answers) {
     b.lower = std::max<int>(b.lower, a.lower);
     b.upper = std::min<int>(b.upper, a.upper);
     if (b.lower > b.upper) throw std::logic_error("frontier search: answers contradict");
+    // The frontier grows where the work is: a leaf whose job was a large part of all so far
+    // becomes its children, which idle processes can then share. They start where it ran,
+    // whose table holds their subtrees.
+    if (a.nodes >= std::max(kSplitNodes, stats_.nodes / (2 * slots_))) split(f.node, f.process);
   }
+}
+
+void FrontierSearch::split(int n, int home) {
+  if (!nodes_[n].leaf || nodes_[n].bounds.exact()) return;
+  expand(n, home);
+  ++stats_.splits;
+}
+
+bool FrontierSearch::split_oldest() {
+  const auto now = std::chrono::steady_clock::now();
+  uint64_t oldest = 0;
+  for (const auto& [id, f] : flights_)
+    if (!f.cancelled && nodes_[f.node].leaf &&
+        std::chrono::duration<double>(now - f.sent).count() >= kSplitSeconds &&
+        (!oldest || f.sent < flights_[oldest].sent))
+      oldest = id;
+  if (!oldest) return false;
+  Flight& f = flights_[oldest];
+  transport_.cancel(f.process, oldest);
+  f.cancelled = true;
+  --in_flight_[f.process];
+  ++stats_.cancelled;
+  split(f.node, f.process);
+  return true;
 }
 
 Bounds FrontierSearch::test(int n, int beta) {
@@ -360,7 +391,7 @@ Bounds FrontierSearch::test(int n, int beta) {
       const Wanted& w = want[i];
       if (!flying.insert(key(w.node, w.beta)).second) continue;
       Node& node = nodes_[w.node];
-      if (node.home < 0) node.home = owner_process(node.board, processes);
+      if (node.home < 0) node.home = owner_process(node.board, processes);  // a search's root
       int p = node.home;
       if (!idle(p)) {
         if (i >= needed) continue;
@@ -374,10 +405,15 @@ Bounds FrontierSearch::test(int n, int beta) {
       node.home = p;
       const uint64_t id = next_id_++;
       transport_.submit(p, {id, node.board, w.beta});
-      flights_[id] = {w.node, w.beta, p};
+      flights_[id] = {w.node, w.beta, p, std::chrono::steady_clock::now()};
       ++in_flight_[p];
       ++stats_.jobs;
     }
+    // A process idles while a job runs long: that job's leaf becomes its children, which the
+    // next round spreads.
+    bool idle_process = false;
+    for (int p = 0; p < processes; ++p) idle_process |= idle(p);
+    if (idle_process && split_oldest()) continue;
     take(transport_.exchange(0.05));
     stats_.bytes = transport_.bytes();
   }
@@ -423,6 +459,19 @@ bool FrontierSearch::reaches(const Board& b, int pit, int v) {
   return move_bounds(r, test(c, child_window(r, v - 1, v).beta)).lower >= v;
 }
 
+std::vector<MoveBounds> FrontierSearch::moves(const Board& b) {
+  std::vector<MoveBounds> out;
+  const auto it = index_.find(b);
+  if (it == index_.end()) return out;
+  ++pass_;
+  refresh(it->second);
+  for (const Edge& e : nodes_[it->second].edges) {
+    const Bounds mb = move_bounds(e.result, nodes_[e.child].bounds);
+    out.push_back({e.pit, mb.lower, mb.upper});
+  }
+  return out;
+}
+
 std::vector<TranspositionTable::Entry> FrontierSearch::proven() const {
   std::vector<TranspositionTable::Entry> out;
   for (const Node& node : nodes_) {
@@ -449,15 +498,17 @@ namespace {
 // no thread's hands then), and once at the end.
 class FrontierSaves {
  public:
-  FrontierSaves(const FrontierSearch& search, const Checkpointing* checkpoint, uint64_t earlier)
-      : search_(search), checkpoint_(checkpoint && checkpoint->save ? checkpoint : nullptr),
-        earlier_(earlier) {}
+  FrontierSaves(FrontierSearch& search, const Board& root, const Checkpointing* checkpoint,
+                uint64_t earlier)
+      : search_(search), root_(root),
+        checkpoint_(checkpoint && checkpoint->save ? checkpoint : nullptr), earlier_(earlier) {}
   void maybe() {
     if (checkpoint_ && std::chrono::steady_clock::now() >= due_) now();
   }
   void now() {
     if (!checkpoint_) return;
     SearchState state;
+    state.moves = search_.moves(root_);
     state.entries = search_.proven();
     state.nodes = earlier_ + search_.stats().nodes;
     checkpoint_->save(state);
@@ -466,7 +517,8 @@ class FrontierSaves {
   }
 
  private:
-  const FrontierSearch& search_;
+  FrontierSearch& search_;
+  const Board root_;
   const Checkpointing* checkpoint_;
   uint64_t earlier_;
   std::chrono::steady_clock::time_point due_ = std::chrono::steady_clock::now();
@@ -492,7 +544,7 @@ ParallelValue value_frontier(const Rules& rules, const Position& p, const LeafVa
   }
   FrontierSearch search(rules, leaves, transport, stop, options);
   out.earlier_nodes = resume(search, checkpoint);
-  FrontierSaves saves(search, checkpoint, out.earlier_nodes);
+  FrontierSaves saves(search, p.board, checkpoint, out.earlier_nodes);
   Bounds bounds;
   try {
     bounds = search.value(p.board, [&](const Bounds& so_far) {
@@ -529,7 +581,7 @@ ParallelAnalysis analyse_frontier(const Rules& rules, const Position& p, const L
   ParallelAnalysis out;
   FrontierSearch search(rules, leaves, transport, stop, options);
   out.earlier_nodes = resume(search, checkpoint);
-  FrontierSaves saves(search, checkpoint, out.earlier_nodes);
+  FrontierSaves saves(search, p.board, checkpoint, out.earlier_nodes);
   const auto value = [&](const Board& b) {
     const Bounds v = search.value(b, [&](const Bounds&) {
       saves.maybe();

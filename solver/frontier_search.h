@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -48,10 +49,10 @@ struct LeafAnswer {
 };
 static_assert(sizeof(LeafJob) == 32 && sizeof(LeafAnswer) == 40);
 
-// The process a board's jobs go to first: the manager then keeps sending a leaf's jobs where
-// the last one ran (its table holds the subtree), which differs only when an idle process took
-// a job its home had no thread for. A hash of its own: the tables' buckets take the low bits of
-// theirs, which a process's boards would then share.
+// The process the subtree of a root move's board goes to first ("home"; the boards below it
+// inherit it, their subtrees transpose), until an idle process takes a job its home had no
+// thread for and becomes that leaf's home. A hash of its own: the tables' buckets take the low
+// bits of theirs, which a process's boards would then share.
 uint64_t owner_hash(const Board& b);
 inline int owner_process(const Board& b, int processes) {
   return static_cast<int>(owner_hash(b) % processes);
@@ -133,7 +134,7 @@ struct FrontierStats {
   uint64_t probes = 0;
   std::vector<uint64_t> nodes_by_process;
   double busy_seconds = 0;  // the slots' time in jobs, all added up
-  uint64_t jobs = 0, cancelled = 0, bytes = 0;
+  uint64_t jobs = 0, cancelled = 0, splits = 0, bytes = 0;
   size_t dag_nodes = 0, leaves = 0;
 };
 
@@ -147,8 +148,10 @@ class FrontierSearch {
   Bounds value(const Board& b, const std::function<bool(const Bounds&)>& after_test = {});
   // Whether playing pit on b is worth at least v to the mover.
   bool reaches(const Board& b, int pit, int v);
-  // What is proven on V(b) so far.
+  // What is proven on V(b) so far, and on each of its moves' values (stores left out; none when
+  // b is not a node with children).
   Bounds bounds(const Board& b);
+  std::vector<MoveBounds> moves(const Board& b);
   // Cancels the jobs still out and takes their answers: the transport can serve another search.
   void finish();
 
@@ -160,7 +163,7 @@ class FrontierSearch {
  private:
   struct Edge {
     MoveResult result;
-    int child;
+    int pit, child;
   };
   struct Node {
     Board board;
@@ -168,18 +171,26 @@ class FrontierSearch {
     bool leaf = true;
     std::vector<Edge> edges;
     unsigned seen = 0;  // the last refresh or select pass that visited it
-    int home = -1;      // the process that ran its last job, -1 before any
+    int home = -1;      // where its next job goes first (its last job's process)
   };
   struct Flight {
     int node, beta, process;
+    std::chrono::steady_clock::time_point sent;
     bool cancelled = false;  // no longer counted against the process's room
   };
   struct Wanted {
     int node, beta;
   };
 
+  // A leaf whose job searched at least this many nodes, and at least a 2·slots-th of all so far,
+  // is expanded; so is one whose job has run this long while a process idles.
+  static constexpr uint64_t kSplitNodes = uint64_t{1} << 20;
+  static constexpr double kSplitSeconds = 0.5;
+
   int node_of(const Board& b);
-  void expand(int n);
+  // Makes leaf n a node with its children; those new to the DAG start on `home` (the leaf's
+  // process: its table holds their subtrees), or by their hash when it is -1.
+  void expand(int n, int home);
   void grow(int root);
   // Narrows the bounds of n's subtree from its leaves (each node once a pass).
   Bounds refresh(int n);
@@ -190,6 +201,10 @@ class FrontierSearch {
   // One null-window test on node n.
   Bounds test(int n, int beta);
   void take(const std::vector<LeafAnswer>& answers);
+  // Expands leaf n, whose children start on `home`.
+  void split(int n, int home);
+  // Cancels the oldest job older than kSplitSeconds, if any, and splits its leaf: true if done.
+  bool split_oldest();
 
   Rules rules_;
   const LeafValues* leaves_;

@@ -299,11 +299,12 @@ int solve_over_processes(const SolveOptions& o, Job& job) {
     int slots = 0;
     for (int p = 0; p < transport.processes(); ++p) slots += transport.slots(p);
     std::fprintf(stderr,
-                 "over %d processes, %d search threads: %llu jobs (%llu cancelled), %zu boards "
-                 "above the leaves, threads busy %.0f %% of the time, %.2g bytes sent a node; "
-                 "nodes by process:",
+                 "over %d processes, %d search threads: %llu jobs (%llu cancelled, %llu leaves "
+                 "split), %zu boards above the leaves, threads busy %.0f %% of the time, %.2g "
+                 "bytes sent a node; nodes by process:",
                  transport.processes(), slots, static_cast<unsigned long long>(stats.jobs),
-                 static_cast<unsigned long long>(stats.cancelled), stats.dag_nodes,
+                 static_cast<unsigned long long>(stats.cancelled),
+                 static_cast<unsigned long long>(stats.splits), stats.dag_nodes,
                  100 * stats.busy_seconds / (slots * job.elapsed()),
                  stats.nodes ? static_cast<double>(stats.bytes) / stats.nodes : 0.0);
     for (uint64_t n : stats.nodes_by_process)
