@@ -105,7 +105,7 @@ int search_over_processes(const SearchSetup& setup,
     if (mpi.process() != 0) leaves = setup.open();
     const int slots = setup.threads ? setup.threads
                                     : std::max(1, thread_count(0) / mpi.local_processes());
-    SlotPool pool(setup.rules, leaves, slots, setup.table_bytes(leaves, slots), setup.stop);
+    SlotPool pool(setup.rules, leaves, slots, setup.table_bytes(leaves), setup.stop);
     if (mpi.process() != 0) {
       serve_jobs(mpi, pool);
       return 0;

@@ -28,12 +28,12 @@ int build_over_processes(const BuildOptions& options, const ReportBuild& report)
 
 // What `kalah solve` gives every process: the rules, the search's leaves, opened by `open`
 // (process 0 first, which writes the decoded copies the others then map; null for none), the
-// slots of a process and the table of each, and the flag that stops its searches.
+// search threads of a process and their table, and the flag that stops its searches.
 struct SearchSetup {
   Rules rules;
   int threads = 0;  // slots a process; 0: the cores of its machine divided among its processes
   std::function<const LeafValues*()> open;
-  std::function<size_t(const LeafValues*, int slots)> table_bytes;  // a slot's table
+  std::function<size_t(const LeafValues*)> table_bytes;  // a process's table
   const std::atomic<bool>* stop = nullptr;
 };
 

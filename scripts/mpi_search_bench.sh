@@ -39,7 +39,7 @@ for g in 0 1; do
       t=$(field seconds <"$work/p.json")
       printf "P=%d, %d thread(s) each:  %8.1f s  %12s nodes  %.2fx   %s\n" "$p" "$threads" "$t" \
         "$(field nodes <"$work/p.json")" "$(python3 -c "print($t / $base)")" \
-        "$(grep -o 'jobs.*' "$work/p.err" || true)"
+        "$(grep -o 'threads: .*' "$work/p.err" | cut -c10- || true)"
     done
   done
 done

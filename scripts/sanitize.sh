@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sanitizers: the ctest suite (but two tests, below) built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (build-asan/), then the concurrent block cache and the parallel search's shared transposition
-# table under ThreadSanitizer (build-tsan/, std::thread:
+# (build-asan/), then the concurrent block cache, the parallel search's shared transposition
+# table and the frontier search's threads under ThreadSanitizer (build-tsan/, std::thread:
 # oneTBB is not instrumented, so TSan cannot see its hand-offs and is pointed at code driven by
 # threads it can see). Exits 1 on any report.
 set -euo pipefail
@@ -18,10 +18,12 @@ ctest --test-dir build-asan --output-on-failure -j"$(nproc)" \
 
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_TSAN=ON \
   -DKALAH_BUILD_TESTS=OFF >/dev/null
-cmake --build build-tsan -j"$(nproc)" --target block_cache_tsan shared_table_tsan kalah >/dev/null
+cmake --build build-tsan -j"$(nproc)" --target block_cache_tsan shared_table_tsan frontier_tsan kalah \
+  >/dev/null
 db=$(mktemp -d /tmp/kalah-tsan-XXXXXX)
 trap 'rm -rf "$db"' EXIT
 # The database is built by the TSan build's own kalah with one thread (no oneTBB hand-offs).
 build-tsan/tools/kalah build --db "$db" --pits 5 --max-seeds 12 --threads 1 >/dev/null
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/tsan/block_cache_tsan "$db"
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/tsan/shared_table_tsan
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/tsan/frontier_tsan

@@ -24,33 +24,36 @@ def main():
                    help="standard capture's nodes over empty capture's: Kalah(6,5) with the "
                         "28-seed database, 5.9e8 against 2.4e8 (README)")
     # Measured here.
-    a.add_argument("--thread-rate", type=float, default=1.7e6,
-                   help="nodes a second a search thread, one process with 2 threads here "
-                        "(Kalah(6,5), 28-seed database: 3.2-3.7e6 nodes/s on 2 threads)")
+    a.add_argument("--thread-rate", type=float, default=2.1e6,
+                   help="nodes a second a busy search thread: the frontier search on one "
+                        "process with 2 threads here (Kalah(6,5), 28-seed database: 2.4e8 "
+                        "nodes in 63.7 s, threads busy 92 %%)")
     a.add_argument("--core-scaling", type=float, default=0.5,
                    help="a core of a 64-core machine against one here: the search is bound by "
                         "random reads of the table and the database, which 64 cores share "
                         "(not measured beyond 2 cores)")
-    a.add_argument("--overhead-2", type=float, default=0.2,
-                   help="extra nodes with 2 processes (tables apart) against one: 15-25 %% "
-                        "measured; P processes miss the share (P-1)/P of the transpositions "
-                        "the others' tables hold, so P costs 1 + 2 * this * (P-1)/P")
+    a.add_argument("--overhead-2", type=float, default=0.45,
+                   help="extra nodes with 2 processes (tables apart) against one with every "
+                        "thread on one table: 45 %% measured; P processes miss the share (P-1)/P "
+                        "of the transpositions the others' tables hold, so P costs "
+                        "1 + 2 * this * (P-1)/P (measured: P = 3 1.50, P = 4 1.63; model 1.60, "
+                        "1.68)")
     a.add_argument("--busy", type=float, default=0.9,
                    help="the fraction of time threads search (91-93 %% measured at P = 2; "
                         "the largest unknown at hundreds of processes)")
-    a.add_argument("--bytes-per-node", type=float, default=2e-5,
-                   help="bytes sent a node, both ways (1.5e-5 measured at P = 2)")
-    a.add_argument("--job-nodes", type=float, default=2.7e6,
-                   help="nodes a job, as measured at P = 2 (Kalah(6,5): 125 jobs, 3.4e8 nodes)")
+    a.add_argument("--bytes-per-node", type=float, default=5e-5,
+                   help="bytes sent a node, both ways (1.4e-5, 2.7e-5, 4.5e-5 measured at "
+                        "P = 2, 3, 4: more processes, smaller jobs)")
+    a.add_argument("--job-nodes", type=float, default=1e6,
+                   help="nodes a job (Kalah(6,5): 2.7e6 at P = 2, about 1e6 at P = 4)")
     a.add_argument("--manager-us", type=float, default=20,
-                   help="process 0's time an answer, microseconds (a round refreshes the "
-                        "frontier's bounds: assumed, 10 ns a board of a frontier of 2,000 "
-                        "boards per 1,000 threads)")
+                   help="process 0's time an answer, microseconds: not measured (a round "
+                        "refreshes the frontier's bounds, 16 leaves a thread)")
     o = a.parse_args()
 
     print(f"Kalah(6,6) over {o.cores}-core machines, {o.link_gbit:g} Gbit/s links; a thread "
           f"searches {o.thread_rate * o.core_scaling:.2g} nodes/s there")
-    print("capture   machines  nodes     compute   network  manager  total      bound")
+    print("capture   machines  nodes     compute   network  process 0  total      bound")
     for capture, factor in (("empty", 1.0), ("standard", o.standard_factor)):
         for p in o.machines:
             threads = p * o.cores
@@ -64,6 +67,7 @@ def main():
             bound = max((compute, "computation"), (manager, "process 0"), (network, "network"))[1]
             print(f"{capture:9s} {p:8d}  {nodes:.2e}  {compute / 3600:6.1f} h  {network:6.2f} s"
                   f"  {manager / 60:5.1f} min  {total / 3600:6.1f} h   {bound}")
+    print("process 0: its time handling answers, all told (a bound once it nears the total)")
 
 
 if __name__ == "__main__":

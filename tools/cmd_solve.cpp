@@ -285,9 +285,9 @@ int solve_over_processes(const SolveOptions& o, Job& job) {
     if (job.db) job.db->use_answer_store(false);
     return job.db.get();
   };
-  // A process's slots share what one process's root moves would have.
-  setup.table_bytes = [&](const LeafValues* leaves, int slots) {
-    return table_bytes(o, leaves != nullptr) * job.rules.pits / slots;
+  // A process's table: what one process's root moves would have.
+  setup.table_bytes = [&](const LeafValues* leaves) {
+    return table_bytes(o, leaves != nullptr) * job.rules.pits;
   };
   FrontierStats stats;
   job.over.frontier.leaves_per_slot = o.frontier;

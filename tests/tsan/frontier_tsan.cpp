@@ -1,0 +1,38 @@
+// frontier_tsan.cpp: the search spread over processes (solver/frontier_search.h), its processes
+// simulated in this one, under ThreadSanitizer: the manager's thread, and each process's search
+// threads (std::thread) over one shared table that grows while they search, with jobs cancelled
+// and leaves split under them. Every value must equal a lone solver's.
+#include <cstdio>
+#include <random>
+
+#include "solver/frontier_search.h"
+#include "solver/rank.h"
+
+using namespace kalah;
+
+int main() {
+  const Rules rules{5, Capture::kStandard, End::kImmediate, Remainder::kOwner};
+  const Ranker ranker(5, 24);
+  std::mt19937_64 rng(28);
+  Solver lone(rules, size_t{64} << 20);
+  // Two processes of three threads, tables that start small and must grow.
+  LocalTransport transport(rules, nullptr, 2, 3, size_t{16} << 20, nullptr);
+  int wrong = 0, boards = 0;
+  uint64_t jobs = 0;
+  for (int i = 0; i < 12; ++i) {
+    const int s = 18 + static_cast<int>(rng() % 7);
+    Position p;
+    p.board =
+        ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
+    FrontierStats stats;
+    const ParallelValue v = value_frontier(rules, p, nullptr, transport, nullptr,
+                                           FrontierOptions{.leaves_per_slot = 2}, {}, nullptr,
+                                           &stats);
+    wrong += v.lower != lone.value(p.board) || v.upper != v.lower;
+    jobs += stats.jobs;
+    ++boards;
+  }
+  std::printf("frontier search over 2 x 3 threads: %d wrong values of %d, %llu jobs\n", wrong,
+              boards, static_cast<unsigned long long>(jobs));
+  return wrong == 0 && jobs > 0 ? 0 : 1;
+}
