@@ -549,6 +549,7 @@ ParallelValue value_frontier(const Rules& rules, const Position& p, const LeafVa
   try {
     bounds = search.value(p.board, [&](const Bounds& so_far) {
       saves.maybe();
+      if (stats) *stats = search.stats();  // for the progress report
       if (progress) {
         ParallelValue v;
         v.nodes = search.stats().nodes;

@@ -227,6 +227,8 @@ class FrontierSearch {
 
 // value_parallel and analyse_parallel (parallel_search.h) over a frontier search. Checkpoints
 // keep the DAG's bounds (no pause: the manager's state is its own), saved between tests.
+// `stats`, if given, gets the search's counts at the end (and, for the value, before each
+// progress call).
 ParallelValue value_frontier(const Rules& rules, const Position& p, const LeafValues* leaves,
                              JobTransport& transport, const std::atomic<bool>* stop,
                              const FrontierOptions& options, const ValueProgress& progress = {},

@@ -192,11 +192,18 @@ int solve_value(const Job& job) {
   }
   // Each proven bound on a terminal: a big game runs for minutes between answers.
   ValueProgress progress;
-  if (isatty(STDERR_FILENO))
+  // Under mpirun stderr is a pipe whatever the user's is: lines with each process's rate.
+  if (isatty(STDERR_FILENO) || job.over.transport)
     progress = [&](const ParallelValue& v) {
-      std::fprintf(stderr, "  value in [%s, %s] after %llu nodes, %.1f s\n",
+      std::fprintf(stderr, "  value in [%s, %s] after %llu nodes, %.1f s",
                    signed_number(v.lower).c_str(), signed_number(v.upper).c_str(),
                    static_cast<unsigned long long>(v.nodes), job.elapsed());
+      if (job.over.stats) {
+        std::fprintf(stderr, "; nodes/s by process:");
+        for (uint64_t n : job.over.stats->nodes_by_process)
+          std::fprintf(stderr, " %.3g", n / job.elapsed());
+      }
+      std::fprintf(stderr, "\n");
     };
   const CopyWatch copies(job.db.get());
   const ParallelValue pv =
