@@ -270,7 +270,8 @@ int solve_job(const SolveOptions& o, Job& job) {
   if (job.db) job.db_dir = search_database_dir(o.game);
   if (!o.checkpoint.empty())
     job.checkpoints =
-        open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, job.position);
+        open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, job.position,
+                         !o.value_only);
   if (o.pie) return solve_pie(job);
   if (o.value_only) return solve_value(job);
   return solve_full(job);

@@ -33,12 +33,13 @@ JsonObject certificate_json(const Certified& c);
 void print_certificate(std::ostream& out, const Certified& c, const std::string& db_dir);
 
 // --checkpoint DIR for p: the state saved there, if any (what it holds is said on stderr, and a
-// file that cannot be trusted is ignored with a warning), and the saving to it.
+// file that cannot be trusted is ignored with a warning), and the saving to it. `full`: for a
+// full analysis, whose progress lines estimate what remains.
 struct Checkpoints {
   std::optional<SearchState> resumed;
   Checkpointing checkpointing;
 };
 std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double seconds,
-                                              const Rules& rules, const Position& p);
+                                              const Rules& rules, const Position& p, bool full);
 
 }  // namespace kalah
