@@ -19,7 +19,7 @@ position() {
   local m=$1 s=$2 rows=() i
   for _ in 1 2; do
     local row=()
-    for ((i = 0; i < m; i++)); do row+=($((RANDOM % (2 * s / m + 1)))); done
+    for ((i = 0; i < m; i++)); do row+=($((RANDOM % (s / m + 1)))); done
     row[$((RANDOM % m))]=$((row[0] + 1))  # never an empty row
     rows+=("$(IFS=,; echo "${row[*]}")")
   done
@@ -36,9 +36,11 @@ for capture in standard empty; do
       rules=(--capture "$capture" --end "$end" --remainder "$remainder")
       db="$work/db-$capture-$end-$remainder"
       "$kalah" build --db "$db" --pits 4 --max-seeds 10 "${rules[@]}" >/dev/null
-      # P cycles through 1, 2, 3; each variant has a full analysis over a database and a value
-      # and a full analysis without one.
-      for c in "4 18 --db $db" "3 14 --no-db --value-only" "5 18 --no-db"; do
+      # P cycles through 1, 2, 3; each variant has a full analysis over a database, and without
+      # one a value (m = 3) or a full analysis (m = 5), by turns.
+      alone="3 14 --no-db --value-only"
+      [ $((n % 4)) -eq 2 ] && alone="5 18 --no-db"
+      for c in "4 18 --db $db" "$alone"; do
         read -r m s flags <<<"$c"
         p=$((n % 3 + 1))
         n=$((n + 1))
@@ -88,4 +90,5 @@ wait "$job" || status=$?
 echo "ok: killing rank 1 ended the search (exit $status)"
 got=$("${mpi[@]}" -np 2 "$kalah" solve "${args[@]}" --checkpoint "$ckpt" 2>"$work/rerun.err" | answer)
 [ "$got" = "$expected" ] || { cat "$work/rerun.err"; fail "the rerun said $got, one process $expected"; }
+grep -q "resuming from" "$work/rerun.err" || { cat "$work/rerun.err"; fail "the rerun did not resume"; }
 echo "ok: the rerun from the checkpoint gives one process's value"
