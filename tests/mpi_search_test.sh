@@ -13,17 +13,19 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KALAH_STORE=off
 mpi=(mpirun --oversubscribe --bind-to none)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# A random position of m pits a row with about s seeds (mover's pits / opponent's / stores).
+# pos=a random position of m pits a row with s - m to s + m seeds (mover's pits / opponent's /
+# stores). Not a function run in $(...): RANDOM would not advance in this shell.
 RANDOM=28
 position() {
-  local m=$1 s=$2 rows=() i
-  for _ in 1 2; do
-    local row=()
-    for ((i = 0; i < m; i++)); do row+=($((RANDOM % (s / m + 1)))); done
-    row[$((RANDOM % m))]=$((row[0] + 1))  # never an empty row
-    rows+=("$(IFS=,; echo "${row[*]}")")
+  local m=$1 s=$2 pits i total=0
+  while ((total < s - m || total > s + m)); do
+    pits=() total=0
+    for ((i = 0; i < 2 * m; i++)); do
+      pits+=($((RANDOM % (s / m + 1))))
+      total=$((total + pits[i]))
+    done
   done
-  echo "${rows[0]}/${rows[1]}/$((RANDOM % 5)),$((RANDOM % 5))"
+  pos="$(IFS=,; echo "${pits[*]:0:m}")/$(IFS=,; echo "${pits[*]:m}")/$((RANDOM % 5)),$((RANDOM % 5))"
 }
 
 # Everything but the time and the counts, which differ between runs.
@@ -44,7 +46,7 @@ for capture in standard empty; do
         read -r m s flags <<<"$c"
         p=$((n % 3 + 1))
         n=$((n + 1))
-        pos=$(position "$m" "$s")
+        position "$m" "$s"
         read -ra args <<<"--pits $m $pos ${rules[*]} $flags --json"
         "$kalah" solve "${args[@]}" | answer >"$work/one" || fail "kalah solve ${args[*]}"
         "${mpi[@]}" -np "$p" "$kalah" solve "${args[@]}" --frontier 2 --threads 1 \
