@@ -3,7 +3,7 @@
 //
 // Messages are batches, never one a node: process 0 sends each process the jobs (32 bytes) and
 // cancellations (8 bytes) of one round of its manager in one message each; a process sends back
-// the answers (24 bytes) its slots produced since its last message. A job is a whole null-window
+// the answers (40 bytes) its threads produced since its last message. A job is a whole null-window
 // search of a subtree, thousands to billions of nodes.
 #pragma once
 

@@ -3,13 +3,14 @@
 //
 // A manager (process 0) expands the top of the tree into a DAG of boards, the frontier, whose
 // leaves are searched elsewhere: a job is one null-window test "is V(b) at least beta?" on a
-// leaf, run by the slot (a thread of some process, with a table of its own) that owns b by its
-// hash, so that the tests MTD(f) repeats on a leaf find its subtree in that slot's table. The
+// leaf, run by one of the search threads ("slots") of the process that is the leaf's home, over
+// that process's table, so that the tests MTD(f) repeats on a leaf find its subtree there. The
 // manager runs MTD(f) over the DAG: a test dispatches the leaves it needs, the eldest child of a
 // node first and its younger brothers in parallel once the eldest failed (Young Brothers Wait),
-// fills idle slots with the likeliest other leaves, cancels the jobs an answer made moot, and
-// keeps every bound proven, across tests and in checkpoints. Only proven bounds move, so the
-// values never depend on the number of processes or threads, or on the order answers arrive in.
+// fills idle slots with leaves likely to be needed, cancels the jobs an answer made moot, splits
+// the leaves whose jobs are large, and keeps every bound proven, across tests and in
+// checkpoints. Only proven bounds move, so the values never depend on the number of processes
+// or threads, or on the order answers arrive in.
 #pragma once
 
 #include <atomic>
