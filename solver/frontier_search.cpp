@@ -358,8 +358,7 @@ Bounds FrontierSearch::test(int n, int beta) {
     return static_cast<uint64_t>(node) << 32 | static_cast<uint32_t>(b);
   };
   for (;;) {
-    ++pass_;
-    const Bounds b = refresh(n);
+    const Bounds b = refreshed(n);
     if (b.lower >= beta || b.upper < beta) return b;
     if (stop_ && stop_->load()) throw SearchInterrupted();
     // What the test needs, then what would keep idle slots busy.
@@ -436,15 +435,13 @@ Bounds FrontierSearch::bounds(const Board& b) {
     const int s = seeds(b);
     return {-s, s};
   }
-  ++pass_;
-  return refresh(it->second);
+  return refreshed(it->second);
 }
 
 Bounds FrontierSearch::value(const Board& b, const std::function<bool(const Bounds&)>& after_test) {
   const int n = node_of(b);
   grow(n);
-  ++pass_;
-  Bounds bounds = refresh(n);
+  Bounds bounds = refreshed(n);
   mtdf(
       bounds, std::clamp(0, bounds.lower, bounds.upper),
       [&](int beta) { return test(n, beta); },
@@ -463,8 +460,7 @@ std::vector<MoveBounds> FrontierSearch::moves(const Board& b) {
   std::vector<MoveBounds> out;
   const auto it = index_.find(b);
   if (it == index_.end()) return out;
-  ++pass_;
-  refresh(it->second);
+  refreshed(it->second);
   for (const Edge& e : nodes_[it->second].edges) {
     const Bounds mb = move_bounds(e.result, nodes_[e.child].bounds);
     out.push_back({e.pit, mb.lower, mb.upper});

@@ -195,6 +195,11 @@ class FrontierSearch {
   void grow(int root);
   // Narrows the bounds of n's subtree from its leaves (each node once a pass).
   Bounds refresh(int n);
+  // refresh(n) in a pass of its own.
+  Bounds refreshed(int n) {
+    ++pass_;
+    return refresh(n);
+  }
   // The leaves whose tests decide "V(n) >= beta", in the order they should run: the eldest
   // child first, the others once it failed; eager, also those likely to be needed (n is
   // expected to pass the test if `cut`).
