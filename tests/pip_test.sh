@@ -9,6 +9,9 @@ source_dir=$1 build_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unset PYTHONPATH
+# CMake takes the launcher from the environment: with ccache, the objects scripts/build.sh compiled
+# with the same flags are reused (most of the library), not compiled a second time.
+command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=ccache
 /usr/bin/python3 -m venv --system-site-packages "$work/venv"
 py="$work/venv/bin/python"
 KALAH_PIP_BUILD_DIR="$build_dir/pip" "$py" -m pip install --no-build-isolation --no-index \
