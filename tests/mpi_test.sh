@@ -38,10 +38,8 @@ for c in "${cases[@]}"; do
   one="$work/one"
   rm -rf "$one"
   "$kalah" build --db "$one" "${args[@]}" >/dev/null
-  # One process under mpirun once per pit count (the first 4-pit variant and the 6-pit cases):
-  # it divides nothing, and each launch costs seconds of the suite.
-  # Every variant over 3 processes (an uneven split of each layer); 1 and 2 on the first variant
-  # and the 6-pit cases, where the bytes depend on the split most (CI time: each mpirun costs ~2 s).
+  # Every variant over 3 processes (an uneven split of each layer); 1 and 2 only once per pit
+  # count (the first 4-pit variant and the 6-pit cases): each launch costs seconds of the suite.
   processes="3"
   [[ "$c" == "${cases[0]}" || "$c" == *"--pits 6"* ]] && processes="1 2 3"
   for p in $processes; do
