@@ -1,5 +1,5 @@
 // proof_bench.cpp: how big the proofs of a full analysis are, against the smallest that a choice
-// of moves near the root would give (issue 24; docs/design.md §7, "What a full analysis costs").
+// of moves near the root would give (issue 24; docs/design.md §7, on the full analysis).
 //
 // For each move of the start position of Kalah(M,N), with its exact value v: the nodes alpha-beta
 // spends proving "the move is worth at least v" in a fresh table (the costly half of a weak move's
