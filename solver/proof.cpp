@@ -1,17 +1,9 @@
 // proof.cpp: the proof walk of proof.h, the mover's moves found by the solver's null-window tests.
 #include "solver/proof.h"
 
-#include <cstring>
 #include <stdexcept>
 
 namespace kalah {
-
-size_t ProofWriter::BoardHash::operator()(const Board& b) const {
-  uint64_t w[2];
-  std::memcpy(w, b.pits.data(), sizeof w);
-  const uint64_t h = (w[0] ^ (w[1] * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-  return h ^ (h >> 31);
-}
 
 ProofWriter::ProofWriter(const Rules& rules, const LeafValues* leaves, size_t table_bytes)
     : rules_(rules),

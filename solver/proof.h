@@ -51,9 +51,6 @@ class ProofWriter {
   uint64_t search_nodes() const { return solver_.nodes(); }  // finding the mover's moves
 
  private:
-  struct BoardHash {
-    size_t operator()(const Board& b) const;
-  };
   using Proven = std::unordered_map<Board, int, BoardHash>;
 
   // V(b) when b is finished or in the leaves.

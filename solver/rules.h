@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -61,6 +62,16 @@ struct Board {
   }
 };
 static_assert(sizeof(Board) == 16);
+
+// A hash of the pits, for hash maps of boards (a table's buckets have their own).
+struct BoardHash {
+  size_t operator()(const Board& b) const {
+    uint64_t w[2];
+    std::memcpy(w, b.pits.data(), sizeof w);
+    const uint64_t h = (w[0] ^ (w[1] * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+  }
+};
 
 inline int row_seeds(const Board& b, int first, int count) {
   int sum = 0;

@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -99,10 +98,7 @@ class DfPn {
   };
   struct GoalHash {
     size_t operator()(const Goal& g) const {
-      uint64_t w[2];
-      std::memcpy(w, g.b.pits.data(), sizeof w);
-      return (w[0] * 0x9E3779B97F4A7C15ull) ^ (w[1] * 0xC2B2AE3D27D4EB4Full) ^
-             static_cast<size_t>(g.t * 2 + g.at_least);
+      return BoardHash{}(g.b) ^ static_cast<size_t>(g.t * 2 + g.at_least);
     }
   };
   struct Numbers {
