@@ -1,6 +1,8 @@
 // analyse.cpp: database, else search.
 #include "api/analyse.h"
 
+#include <unordered_map>
+
 #include "solver/analysis.h"
 #include "solver/solver.h"
 #include "solver/units.h"
@@ -58,24 +60,34 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
 
 PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,
                         size_t table_bytes, const std::atomic<bool>* stop,
-                        const std::function<void(int)>& progress) {
-  Solver solver(rules, table_bytes, db);
-  solver.set_stop_flag(stop);
+                        const PieProgress& progress) {
   const CopyWatch copies(db);
   PieOutcome out;
-  try {
-    int boards = 0;
-    const BoardValue value = values_of(solver);
-    out.pie = pie_rule(rules, p, [&](const Board& b) {
-      if (progress) progress(++boards);
-      return value(b);
-    });
-  } catch (const SearchInterrupted&) {
+  // V of every opening's board, from full analyses on all cores: of p, and of every position an
+  // extra turn within the first turn leads to (each values all its moves exactly).
+  std::unordered_map<Board, int, BoardHash> known;
+  const std::function<bool(const Position&)> analyse_turns = [&](const Position& q) {
+    const ParallelAnalysis pa = analyse_parallel(
+        rules, q, db, table_bytes, stop,
+        [&](const AnalysisProgress& now) { if (progress) progress(known.size(), now); });
+    out.nodes += pa.nodes;
+    out.probes += pa.probes;
+    if (pa.interrupted) return false;
+    for (const MoveReport& move : pa.analysis.moves) {
+      const Position c = apply(rules, q, move.pit);
+      if (c.mover == q.mover && !is_terminal(rules, c.board)) {
+        if (!analyse_turns(c)) return false;
+      } else {
+        known[c.board] = (c.mover == q.mover ? move.value : -move.value) - final_margin(c, 0);
+      }
+    }
+    return true;
+  };
+  if (analyse_turns(p))
+    out.pie = pie_rule(rules, p, [&](const Board& b) { return known.at(b); });
+  else
     out.interrupted = true;
-  }
   copies.check();
-  out.nodes = solver.nodes();
-  out.probes = solver.probes();
   return out;
 }
 

@@ -44,9 +44,11 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
 // nothing without a store, for a position the database holds, or when none is stored.
 std::optional<Report> stored_report(const Rules& rules, const Position& p, const Database* db);
 
-// The pie rule at p (solver/openings.h): every opening valued by one searching thread ending at
-// db. `interrupted` when `stop` ended it first (no bounds: the openings are searched one by one).
-// `progress`, if given, is called with the number of boards valued so far.
+// The pie rule at p (solver/openings.h): every opening valued exactly by full analyses on all
+// cores ending at db, of p and of the positions its extra turns lead to. `interrupted` when
+// `stop` ended it first (no bounds). `progress`, if given, is called with the number of openings
+// valued so far and the analysis under way.
+using PieProgress = std::function<void(size_t valued, const AnalysisProgress& now)>;
 struct PieOutcome {
   PieAnalysis pie;
   uint64_t nodes = 0, probes = 0;
@@ -54,7 +56,7 @@ struct PieOutcome {
 };
 PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,
                         size_t table_bytes, const std::atomic<bool>* stop = nullptr,
-                        const std::function<void(int boards)>& progress = {});
+                        const PieProgress& progress = {});
 
 // The answer of an Outcome: analysis_json, or interrupted_json with the bounds.
 JsonObject outcome_json(const std::string& command, const Outcome& o);

@@ -130,9 +130,9 @@ Analysis value_only(const std::string& command, const kalah::Rules& r, const kal
 }
 
 Analysis pie(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
-             const kalah::Database* db, const std::atomic<bool>* stop) {
+             const kalah::Database* db, size_t table_bytes, const std::atomic<bool>* stop) {
   const auto t0 = std::chrono::steady_clock::now();
-  const PieOutcome out = pie_position(r, p, db, kSearchTableBytes, stop);
+  const PieOutcome out = pie_position(r, p, db, table_bytes, stop);
   if (out.interrupted) {
     const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
     return bounds(command, r, p, stores - s, stores + s, out.nodes, seconds_since(t0));
@@ -171,7 +171,7 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
   tbb::task_arena arena(thread_count(o.threads));
   Analysis a = arena.execute([&] {
     return rethrowing([&] {
-      if (o.pie) return pie(command, r, p, db, watched);
+      if (o.pie) return pie(command, r, p, db, table_bytes, watched);
       if (o.value_only) return value_only(command, r, p, db, watched);
       const Outcome out = analyse_position(r, p, db, table_bytes, watched);
       if (out.interrupted)

@@ -10,6 +10,7 @@
 
 #include "kalah/kalah.h"
 #include "solver/notation.h"
+#include "solver/openings.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -124,15 +125,25 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
         EXPECT_TRUE(value.moves.empty());
       }
       if (is_terminal(r, p.board)) continue;
-      // Under the pie rule an opening worth w is worth -|w|; the best is the largest.
-      const api::Analysis pie = api::analyse(rules, text, nullptr, nullptr, {.pie = true});
-      int best = -1000;
-      for (const api::Opening& o : pie.openings) {
-        EXPECT_EQ(o.swapped, o.value > 0);
-        best = std::max(best, -std::abs(o.value));
+      // Under the pie rule an opening worth w (the oracle's) is worth -|w|; the best is the
+      // largest.
+      const std::vector<Opening> first = openings(r, p);
+      for (int threads : {1, 2}) {
+        const api::Analysis pie =
+            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .pie = true});
+        ASSERT_EQ(pie.openings.size(), first.size()) << text;
+        int best = -1000;
+        for (size_t k = 0; k < first.size(); ++k) {
+          const api::Opening& o = pie.openings[k];
+          const Position& after = first[k].after;
+          const int margin = final_margin(after, oracle.value(after.board));
+          EXPECT_EQ(o.value, after.mover == p.mover ? margin : -margin) << text << " " << o.turn;
+          EXPECT_EQ(o.swapped, o.value > 0);
+          best = std::max(best, -std::abs(o.value));
+        }
+        EXPECT_EQ(pie.value, best) << text;
+        EXPECT_FALSE(pie.best_opening.empty());
       }
-      EXPECT_EQ(pie.value, best) << text;
-      EXPECT_FALSE(pie.best_opening.empty());
     }
   }
   const api::Rules big{6, "standard", "immediate", "owner"};

@@ -58,7 +58,7 @@ args=(--pits 6 --max-seeds 19 --capture empty --threads 1)
 "${mpi[@]}" -np 2 "$kalah" build --db "$dir" "${args[@]}" >"$work/killed.out" 2>&1 &
 job=$!
 rank1=""
-for _ in $(seq 600); do
+for _ in $(seq 3000); do
   if [ -f "$dir/kalah-m6-empty-immediate-owner-s17.kdb" ]; then
     for p in $(pgrep -f "kalah build --db $dir" || true); do
       grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null && rank1=$p

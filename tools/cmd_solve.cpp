@@ -147,7 +147,11 @@ int solve_pie(const Job& job) {
   Progress progress(job);
   const PieOutcome out =
       pie_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
-                   [&](int boards) { progress.show("pie rule: " + std::to_string(boards) + " boards valued"); });
+                   [&](size_t valued, const AnalysisProgress& now) {
+                     progress.show("pie rule: " + std::to_string(valued) +
+                                   " openings valued; analysing: " + std::to_string(now.done) +
+                                   " of " + std::to_string(now.total) + " moves valued");
+                   });
   progress.clear();
   if (out.interrupted) {
     const int s = seeds(job.position.board);
