@@ -27,7 +27,7 @@ RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "docs", "results"))
 
 # m, n, capture, the database's top layer (value and certificate), the second way's (0: no
 # database), and the top layer of the full analysis's (every opening move valued, and the pie
-# rule's value: one thread, every opening's value), None for the value alone. A record holding
+# rule's value: every opening's exact value), None for the value alone. A record holding
 # the value alone gets the full analysis added when one is asked for: Kalah(7,4) and Kalah(8,3)
 # standard were certified with small databases, and analysed later with bigger ones, which
 # cost 10-30x fewer nodes.

@@ -9,9 +9,8 @@ set -euo pipefail
 kalah=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KALAH_STORE=off
-mpi=(mpirun --oversubscribe --bind-to none)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+export KALAH_STORE=off
+source "$(dirname "$0")/mpi_lib.sh"
 
 # pos=a random position of m pits a row with s - m to s + m seeds (mover's pits / opponent's /
 # stores). Not a function run in $(...): RANDOM would not advance in this shell.
@@ -72,23 +71,13 @@ job=$!
 rank1=""
 for _ in $(seq 300); do
   if [ -n "$(ls "$ckpt" 2>/dev/null)" ]; then
-    for p in $(pgrep -f "kalah solve --pits 5 --seeds 4" || true); do
-      grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null && rank1=$p
-    done
+    find_rank1 "kalah solve --pits 5 --seeds 4"
     [ -n "$rank1" ] && break
   fi
   sleep 0.05
 done
 [ -n "$rank1" ] || { kill "$job" 2>/dev/null; cat "$work/killed.out"; fail "no checkpoint, or rank 1 not found"; }
-kill -9 "$rank1"
-status=0
-for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$job" 2>/dev/null; then
-  pkill -9 -f "checkpoint $ckpt" || true
-  fail "the job hung after rank 1 was killed"
-fi
-wait "$job" || status=$?
-[ "$status" -ne 0 ] || { cat "$work/killed.out"; fail "a job with a killed rank exited 0"; }
+kill_rank1 "$job" "checkpoint $ckpt" "$work/killed.out"
 echo "ok: killing rank 1 ended the search (exit $status)"
 got=$("${mpi[@]}" -np 2 "$kalah" solve "${args[@]}" --checkpoint "$ckpt" 2>"$work/rerun.err" | answer)
 [ "$got" = "$expected" ] || { cat "$work/rerun.err"; fail "the rerun said $got, one process $expected"; }
