@@ -189,10 +189,9 @@ def section(records):
         "openings say \"value alone\"). Where the database names two, the full analysis ran",
         "later with a bigger database than the value and its certificate. The certificate's",
         "seconds are writing it on one thread after the value. The pie-rule value is the best",
-        "opening once the",
-        "opponent may swap. Second way: the value again with another database (or none) on one",
-        "thread. Reproduce a row with `scripts/verify_results.sh --new m,n,capture` (records and",
-        "certificates in docs/results/).",
+        "opening once the opponent may swap. Second way: the value again with another database",
+        "(or none) on one thread. Reproduce a row with `scripts/verify_results.sh --new",
+        "m,n,capture` (records and certificates in docs/results/).",
         "",
         "| game | capture | value | opening moves | pie rule | nodes | seconds | database | "
         "certificate | checked independently | second way |",
