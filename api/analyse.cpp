@@ -60,16 +60,18 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
 
 PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,
                         size_t table_bytes, const std::atomic<bool>* stop,
-                        const PieProgress& progress) {
+                        const PieProgress& progress, const CheckpointsFor& checkpoints) {
   const CopyWatch copies(db);
   PieOutcome out;
   // V of every opening's board, from full analyses on all cores: of p, and of every position an
   // extra turn within the first turn leads to (each values all its moves exactly).
   std::unordered_map<Board, int, BoardHash> known;
   const std::function<bool(const Position&)> analyse_turns = [&](const Position& q) {
+    const std::shared_ptr<const Checkpointing> checkpoint = checkpoints ? checkpoints(q) : nullptr;
     const ParallelAnalysis pa = analyse_parallel(
         rules, q, db, table_bytes, stop,
-        [&](const AnalysisProgress& now) { if (progress) progress(known.size(), now); });
+        [&](const AnalysisProgress& now) { if (progress) progress(known.size(), now); },
+        checkpoint.get());
     out.nodes += pa.nodes;
     out.probes += pa.probes;
     if (pa.interrupted) return false;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <optional>
 
 #include "api/answer.h"
@@ -47,8 +48,11 @@ std::optional<Report> stored_report(const Rules& rules, const Position& p, const
 // The pie rule at p (solver/openings.h): every opening valued exactly by full analyses on all
 // cores ending at db, of p and of the positions its extra turns lead to. `interrupted` when
 // `stop` ended it first (no bounds). `progress`, if given, is called with the number of openings
-// valued so far and the analysis under way.
+// valued so far and the analysis under way. `checkpoints`, if given, gives each analysis its
+// own (null for none; the pointer keeps it alive): a rerun resumes each, the first from a full
+// analysis of p that kept one.
 using PieProgress = std::function<void(size_t valued, const AnalysisProgress& now)>;
+using CheckpointsFor = std::function<std::shared_ptr<const Checkpointing>(const Position&)>;
 struct PieOutcome {
   PieAnalysis pie;
   uint64_t nodes = 0, probes = 0;
@@ -56,7 +60,8 @@ struct PieOutcome {
 };
 PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,
                         size_t table_bytes, const std::atomic<bool>* stop = nullptr,
-                        const PieProgress& progress = {});
+                        const PieProgress& progress = {},
+                        const CheckpointsFor& checkpoints = {});
 
 // The answer of an Outcome: analysis_json, or interrupted_json with the bounds.
 JsonObject outcome_json(const std::string& command, const Outcome& o);

@@ -168,5 +168,36 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   EXPECT_EQ(answer(resumed.out), answer(reference.out));
 }
 
+// The pie rule keeps a checkpoint per analysis (the start's and those after its extra turns),
+// the start's shared with a full analysis: a rerun resumes from every one and answers the same.
+TEST(Checkpoint, ThePieRuleResumesFromItsAnalyses) {
+  test::TempDir dir;
+  const std::string game = "solve --pits 4 --seeds 3 --no-db --json --checkpoint " + dir.str("ck");
+  ASSERT_EQ(test::kalah(game).status, 0);  // the start's full analysis
+  const auto files = [&] {
+    return std::distance(std::filesystem::directory_iterator(dir.str("ck")),
+                         std::filesystem::directory_iterator{});
+  };
+  ASSERT_EQ(files(), 1);
+  const test::Outcome first = test::kalah(game + " --pie");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_NE(first.out.find("resuming from"), std::string::npos) << first.out;
+  const auto analyses = files();
+  EXPECT_GT(analyses, 1);  // Kalah(4,3) has extra turns in its first turn
+  const test::Outcome again = test::kalah(game + " --pie");
+  ASSERT_EQ(again.status, 0) << again.out;
+  size_t resumed = 0;
+  for (size_t at = 0; (at = again.out.find("resuming from", at)) != std::string::npos; ++at)
+    ++resumed;
+  EXPECT_EQ(static_cast<long>(resumed), analyses) << again.out;
+  const auto answer = [](const std::string& out) {
+    const size_t at = out.find("{\"kalah_version\"");
+    const std::string line = out.substr(at, out.find('\n', at) - at);
+    return line.substr(0, line.find("\"nodes\""));
+  };
+  EXPECT_EQ(answer(again.out), answer(first.out));
+  EXPECT_EQ(answer(first.out), answer(test::kalah("solve --pits 4 --seeds 3 --no-db --json --pie").out));
+}
+
 }  // namespace
 }  // namespace kalah

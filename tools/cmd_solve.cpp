@@ -143,7 +143,7 @@ std::optional<Certified> certify(const Job& job, int margin) {
                  });
 }
 
-int solve_pie(const Job& job) {
+int solve_pie(const Job& job, const CheckpointsFor& checkpoints) {
   Progress progress(job);
   const PieOutcome out =
       pie_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
@@ -151,7 +151,8 @@ int solve_pie(const Job& job) {
                      progress.show("pie rule: " + std::to_string(valued) +
                                    " openings valued; analysing: " + std::to_string(now.done) +
                                    " of " + std::to_string(now.total) + " moves valued");
-                   });
+                   },
+                   checkpoints);
   progress.clear();
   if (out.interrupted) {
     const int s = seeds(job.position.board);
@@ -272,11 +273,21 @@ int solve_job(const SolveOptions& o, Job& job) {
     std::cout.flush();
   }
   if (job.db) job.db_dir = search_database_dir(o.game);
+  if (o.pie) {
+    // A checkpoint per analysis, in the same directory (named by board).
+    CheckpointsFor checkpoints;
+    if (!o.checkpoint.empty())
+      checkpoints = [&](const Position& q) -> std::shared_ptr<const Checkpointing> {
+        std::shared_ptr<Checkpoints> c =
+            open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, q, true);
+        return {c, &c->checkpointing};
+      };
+    return solve_pie(job, checkpoints);
+  }
   if (!o.checkpoint.empty())
     job.checkpoints =
         open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, job.position,
                          !o.value_only);
-  if (o.pie) return solve_pie(job);
   if (o.value_only) return solve_value(job);
   return solve_full(job);
 }
@@ -362,8 +373,6 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
   if (o.pie && !o.certificate.empty())
     throw UsageError("--certificate proves a position's value; not with --pie");
-  if (o.pie && !o.checkpoint.empty())
-    throw UsageError("--checkpoint keeps a search's progress; not with --pie");
   if (vm.count("checkpoint-every"))
     check_range<double>("--checkpoint-every", o.checkpoint_seconds, 0.01, 1e6);
   const ThreadLimit limit(o.threads);
