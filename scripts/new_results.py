@@ -116,10 +116,20 @@ def certified(m, n, capture, top, second, analysed):
     return r
 
 
+def checkpoint(r, top):
+    """The full analysis and the pie rule keep checkpoints here: a long run stopped goes on, and
+    the pie rule starts from the full analysis. A run that resumed counts only its own nodes
+    and seconds: the record says so."""
+    d = os.path.join(DB, "checkpoints", f"{name(r['m'], r['n'], r['capture'])}-s{top}")
+    resumed = os.path.isdir(d) and bool(os.listdir(d))
+    return ["--checkpoint", d], resumed
+
+
 def analyse(r, top):
     """Adds the full analysis with the database up to `top` to a record of the value alone: its
     value must be the certified one."""
-    a, _ = solve(r["m"], r["n"], r["capture"], top)
+    args, resumed = checkpoint(r, top)
+    a, _ = solve(r["m"], r["n"], r["capture"], top, *args)
     if a["value"] != r["value"]:
         sys.exit(f"{name(r['m'], r['n'], r['capture'])}: the full analysis gives "
                  f"{a['value']:+d}, the certified value is {r['value']:+d}")
@@ -127,12 +137,12 @@ def analyse(r, top):
     r["best_line"] = a["best_line"]
     r["analysis"] = "full"
     r["full"] = {"database": top, "nodes": a["nodes"], "seconds": a["seconds"],
-                 "date": time.strftime("%Y-%m-%d")}
-    pie(r, top)
+                 "resumed": resumed, "date": time.strftime("%Y-%m-%d")}
+    pie(r, top, checkpoint(r, top)[0])
 
 
-def pie(r, top):
-    p, _ = solve(r["m"], r["n"], r["capture"], top, "--pie")
+def pie(r, top, extra=()):
+    p, _ = solve(r["m"], r["n"], r["capture"], top, "--pie", *extra)
     r["pie"] = {"value": p["value"], "opening": p["best_opening"], "seconds": p["seconds"]}
 
 
@@ -163,11 +173,12 @@ def row(r):
     value = f"{r['value']:+d}" if r["value"] else "0"
     # The full analysis's nodes and time, with its database first when it was a bigger one.
     run_ = r.get("full", r)
+    resumed = " (the last of runs resumed from checkpoints)" if run_.get("resumed") else ""
     db = f"≤ {r['database']}" if r["database"] else "none"
     if "full" in r:
         db = f"≤ {run_['database']} (value alone with ≤ {r['database']}: {count(r['nodes'])}, {seconds(r['seconds'])})"
     return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{value}** | {moves} | "
-            f"{pie} | {count(run_['nodes'])} | {seconds(run_['seconds'])} | {db} | "
+            f"{pie} | {count(run_['nodes'])}{resumed} | {seconds(run_['seconds'])}{resumed} | {db} | "
             f"{size(c['bytes'])}, {count(c['positions'])} positions, "
             f"{seconds(c['seconds'])} | {'yes' if r['checked'] else 'NO'} "
             f"({seconds(r['check_seconds'])}) | "
