@@ -47,6 +47,7 @@ Outcome analyse_position(const Rules& rules, const Position& p, const Database* 
     r.source = "search";
     r.nodes = pa.nodes;
     r.probes = pa.probes;
+    r.earlier_nodes = pa.earlier_nodes;
     out.interrupted = pa.interrupted;
     out.lower = pa.lower;
     out.upper = pa.upper;
@@ -74,6 +75,7 @@ PieOutcome pie_position(const Rules& rules, const Position& p, const Database* d
         checkpoint.get());
     out.nodes += pa.nodes;
     out.probes += pa.probes;
+    out.earlier_nodes += pa.earlier_nodes;
     if (pa.interrupted) return false;
     for (const MoveReport& move : pa.analysis.moves) {
       const Position c = apply(rules, q, move.pit);

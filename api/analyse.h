@@ -56,6 +56,7 @@ using CheckpointsFor = std::function<std::shared_ptr<const Checkpointing>(const 
 struct PieOutcome {
   PieAnalysis pie;
   uint64_t nodes = 0, probes = 0;
+  uint64_t earlier_nodes = 0;  // searched by the runs its analyses' checkpoints resumed from
   bool interrupted = false;
 };
 PieOutcome pie_position(const Rules& rules, const Position& p, const Database* db,

@@ -93,14 +93,19 @@ JsonObject progress_json(const std::string& command, const Rules& rules, const P
 }
 
 JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,
-                      uint64_t nodes, uint64_t probes, double seconds) {
-  return position_json(command, rules, p)
-      .add("value", value)
-      .add("result", result_word(value))
-      .add("value_only", true)
-      .add("nodes", nodes)
-      .add("probes", probes)
-      .add("seconds", seconds);
+                      uint64_t nodes, uint64_t probes, double seconds, uint64_t earlier_nodes) {
+  JsonObject answer = position_json(command, rules, p)
+                          .add("value", value)
+                          .add("result", result_word(value))
+                          .add("value_only", true)
+                          .add("nodes", nodes)
+                          .add("probes", probes)
+                          .add("seconds", seconds);
+  return add_earlier_nodes(answer, earlier_nodes);
+}
+
+JsonObject& add_earlier_nodes(JsonObject& answer, uint64_t earlier_nodes) {
+  return earlier_nodes ? answer.add("earlier_nodes", earlier_nodes) : answer;
 }
 
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
@@ -130,17 +135,18 @@ JsonObject analysis_json(const std::string& command, const Report& r) {
   }
   std::vector<std::string> line;
   for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
-  return position_json(command, r.rules, r.position)
-      .add("value", a.value)
-      .add("result", result_word(a.value))
-      .add("board_value", a.board_value)
-      .add("finished", a.finished)
-      .add("moves", moves)
-      .add("best_line", line)
-      .add("source", r.source)
-      .add("nodes", r.nodes)
-      .add("probes", r.probes)
-      .add("seconds", r.seconds);
+  JsonObject answer = position_json(command, r.rules, r.position)
+                          .add("value", a.value)
+                          .add("result", result_word(a.value))
+                          .add("board_value", a.board_value)
+                          .add("finished", a.finished)
+                          .add("moves", moves)
+                          .add("best_line", line)
+                          .add("source", r.source)
+                          .add("nodes", r.nodes)
+                          .add("probes", r.probes)
+                          .add("seconds", r.seconds);
+  return add_earlier_nodes(answer, r.earlier_nodes);
 }
 
 JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,

@@ -21,6 +21,7 @@ struct Report {
   std::string source;  // "search" or "database"
   uint64_t nodes = 0;
   uint64_t probes = 0;  // database probes
+  uint64_t earlier_nodes = 0;  // searched by the runs a checkpoint resumed from
   double seconds = 0;
 };
 
@@ -36,16 +37,19 @@ JsonObject variant_json(const std::string& command, const Rules& rules);
 // answer_json plus position, absolute, pits, rules, to_move.
 JsonObject position_json(const std::string& command, const Rules& rules, const Position& p);
 // The full analysis: position_json plus value, result, board_value, finished, moves (each with
-// the position it leads to), best_line, source, nodes, probes, seconds.
+// the position it leads to), best_line, source, nodes, probes, seconds, and earlier_nodes for a
+// search resumed from a checkpoint.
 JsonObject analysis_json(const std::string& command, const Report& r);
 // The moves of a position, without searching: position_json plus finished, and the final value
 // and result when it is finished, else moves (each pit with extra_turn and the position it
 // leads to, as the analysis gives them).
 JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p);
 // The value alone (solve --value-only): position_json plus value, result, value_only, nodes,
-// probes, seconds.
+// probes, seconds, and earlier_nodes when nonzero (a search resumed from a checkpoint).
 JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,
-                      uint64_t nodes, uint64_t probes, double seconds);
+                      uint64_t nodes, uint64_t probes, double seconds, uint64_t earlier_nodes = 0);
+// Adds earlier_nodes to an answer about a search resumed from a checkpoint (none when 0).
+JsonObject& add_earlier_nodes(JsonObject& answer, uint64_t earlier_nodes);
 // A search stopped before its end (Ctrl-C, a budget): position_json plus interrupted, lower,
 // upper (the bounds proven on the final margin for the mover), source "bounds", nodes, seconds.
 JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,

@@ -117,17 +117,15 @@ def certified(m, n, capture, top, second, analysed):
 
 def checkpoint(r, top):
     """The full analysis and the pie rule keep checkpoints here: a long run stopped goes on, and
-    the pie rule starts from the full analysis. A run that resumed counts only its own nodes
-    and seconds: the record says so."""
-    d = os.path.join(DB, "checkpoints", f"{name(r['m'], r['n'], r['capture'])}-s{top}")
-    resumed = os.path.isdir(d) and bool(os.listdir(d))
-    return ["--checkpoint", d], resumed
+    the pie rule starts from the full analysis."""
+    return ["--checkpoint",
+            os.path.join(DB, "checkpoints", f"{name(r['m'], r['n'], r['capture'])}-s{top}")]
 
 
 def analyse(r, top):
     """Adds the full analysis with the database up to `top` to a record of the value alone: its
     value must be the certified one."""
-    args, resumed = checkpoint(r, top)
+    args = checkpoint(r, top)
     a, _ = solve(r["m"], r["n"], r["capture"], top, *args)
     if a["value"] != r["value"]:
         sys.exit(f"{name(r['m'], r['n'], r['capture'])}: the full analysis gives "
@@ -135,8 +133,11 @@ def analyse(r, top):
     r["moves"] = [[mv["turn"], mv["value"]] for mv in a["moves"]]
     r["best_line"] = a["best_line"]
     r["analysis"] = "full"
-    r["full"] = {"database": top, "nodes": a["nodes"], "seconds": a["seconds"],
-                 "resumed": resumed, "date": time.strftime("%Y-%m-%d")}
+    # A run resumed from a checkpoint counts the earlier runs' nodes apart, and only its own
+    # seconds: the record says so.
+    r["full"] = {"database": top, "nodes": a["nodes"] + a.get("earlier_nodes", 0),
+                 "seconds": a["seconds"], "resumed": "earlier_nodes" in a,
+                 "date": time.strftime("%Y-%m-%d")}
     pie(r, top, args)
 
 
@@ -173,12 +174,13 @@ def row(r):
     # The full analysis's nodes and time, with its database first when it was a bigger one.
     analysed = r.get("full", r)
     resumed = " (the last of runs resumed from checkpoints)" if analysed.get("resumed") else ""
+    total = " (all runs)" if resumed else ""
     db = f"≤ {r['database']}" if r["database"] else "none"
     if "full" in r:
         db = (f"≤ {analysed['database']} (value alone with {db}: {count(r['nodes'])}, "
               f"{seconds(r['seconds'])})")
     return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{value}** | {moves} | "
-            f"{pie} | {count(analysed['nodes'])}{resumed} | "
+            f"{pie} | {count(analysed['nodes'])}{total} | "
             f"{seconds(analysed['seconds'])}{resumed} | {db} | "
             f"{size(c['bytes'])}, {count(c['positions'])} positions, "
             f"{seconds(c['seconds'])} | {'yes' if r['checked'] else 'NO'} "

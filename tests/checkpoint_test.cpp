@@ -169,6 +169,13 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   EXPECT_NE(resumed.out.find("resuming from"), std::string::npos) << resumed.out;
   // The answer line: the same but for nodes and time.
   EXPECT_EQ(answer_until(resumed.out, "\"source\""), answer_until(reference.out, "\"source\""));
+  // It counts the killed run's nodes apart, as many as the checkpoint said it holds.
+  const size_t said = resumed.out.find(": ", resumed.out.find("resuming from"));
+  const std::string earlier =
+      resumed.out.substr(said + 2, resumed.out.find(' ', said + 2) - said - 2);
+  EXPECT_NE(resumed.out.find("\"earlier_nodes\": " + earlier + "}"), std::string::npos)
+      << resumed.out;
+  EXPECT_EQ(reference.out.find("earlier_nodes"), std::string::npos);
 }
 
 // The pie rule keeps a checkpoint per analysis (the start's and those after its extra turns),

@@ -160,14 +160,16 @@ int solve_pie(const Job& job, const CheckpointsFor& checkpoints) {
     return interrupted(job, stores - s, stores + s, out.nodes);
   }
   if (job.json)
-    std::cout << pie_json("solve", job.rules, job.position, out.pie)
-                     .add("nodes", out.nodes)
-                     .add("probes", out.probes)
-                     .add("seconds", job.elapsed())
+    std::cout << add_earlier_nodes(pie_json("solve", job.rules, job.position, out.pie)
+                                       .add("nodes", out.nodes)
+                                       .add("probes", out.probes)
+                                       .add("seconds", job.elapsed()),
+                                   out.earlier_nodes)
                      .str()
               << std::endl;
   else
-    print_pie(std::cout, job.position, out.pie, out.nodes, out.probes, job.elapsed());
+    print_pie(std::cout, job.position, out.pie, out.nodes, out.probes, job.elapsed(),
+              out.earlier_nodes);
   return kExitOk;
 }
 
@@ -227,14 +229,14 @@ int solve_value(const Job& job) {
     return interrupted(job, pv.lower, pv.upper, pv.nodes);
   }
   if (job.json) {
-    JsonObject answer = value_json("solve", job.rules, job.position, pv.lower, pv.nodes,
-                                   pv.probes, seconds);
+    JsonObject answer = value_json("solve", job.rules, job.position, pv.lower, pv.nodes, pv.probes,
+                                   seconds, pv.earlier_nodes);
     if (certificate) answer.add("certificate", certificate_json(*certificate));
     std::cout << answer.str() << std::endl;
   } else {
     std::cout << "value: " << signed_number(pv.lower) << " for " << side_name(job.position.mover)
               << " (" << result_word(pv.lower) << "); moves not valued (--value-only)\n";
-    print_counts(std::cout, "nodes", pv.nodes, pv.probes, seconds);
+    print_counts(std::cout, "nodes", pv.nodes, pv.probes, seconds, pv.earlier_nodes);
     if (certificate) print_certificate(std::cout, *certificate, job.db_dir);
   }
   return kExitOk;

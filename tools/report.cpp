@@ -36,7 +36,7 @@ void print_text(std::ostream& out, const Report& r) {
   if (r.source == "store")
     out << "from the answer store beside the database (solved before; --no-store searches again)\n";
   print_counts(out, r.source == "database" ? "positions looked up" : "nodes", r.nodes, r.probes,
-               r.seconds);
+               r.seconds, r.earlier_nodes);
 }
 
 void print_heading(std::ostream& out, const std::string& title, const Rules& rules,
@@ -48,7 +48,7 @@ void print_heading(std::ostream& out, const std::string& title, const Rules& rul
 }
 
 void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uint64_t nodes,
-               uint64_t probes, double seconds) {
+               uint64_t probes, double seconds, uint64_t earlier_nodes) {
   const char* first = side_name(p.mover);
   const char* second = side_name(other(p.mover));
   out << "openings of " << first << " (final margin for " << first << "; " << second
@@ -63,16 +63,19 @@ void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uin
   out << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
       << result_word(pie.value) << "), best opening " << format_turn(pie.openings[pie.best].turn)
       << "\n";
-  print_counts(out, "nodes", nodes, probes, seconds);
+  print_counts(out, "nodes", nodes, probes, seconds, earlier_nodes);
 }
 
 void print_counts(std::ostream& out, const char* what, uint64_t nodes, uint64_t probes,
-                  double seconds) {
+                  double seconds, uint64_t earlier_nodes) {
   char line[160];
   std::snprintf(line, sizeof line, "%s: %llu   database probes: %llu   time: %.3f s\n", what,
                 static_cast<unsigned long long>(nodes), static_cast<unsigned long long>(probes),
                 seconds);
   out << line;
+  if (earlier_nodes)
+    out << "resumed from a checkpoint: " << earlier_nodes << " nodes before this run, "
+        << nodes + earlier_nodes << " in all\n";
 }
 
 }  // namespace kalah
