@@ -1,6 +1,7 @@
 // rules.cpp: sowing, captures and the variant spellings.
 #include "solver/rules.h"
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
 
@@ -86,6 +87,33 @@ int byte_at(Wide w, int i) {
   return static_cast<int>((w >> (8 * i)) & 0xFF);
 }
 
+// What sowing k < 2m+1 seeds from pit p adds to the board: one look-up in place of a loop over
+// the seeds (4 % of the instructions of Kalah(6,4)'s value search, callgrind).
+struct Sowing {
+  Wide add = 0;  // a seed in every pit passed
+  uint8_t gain = 0;   // 1 if the store is passed
+  uint8_t place = 0;  // where the last seed lands: cycle place, as in play()
+};
+using SowingsOfPit = std::array<Sowing, 2 * kMaxPits + 1>;
+constexpr auto kSowings = [] {
+  std::array<std::array<SowingsOfPit, kMaxPits>, kMaxPits + 1> table{};
+  for (int m = 1; m <= kMaxPits; ++m)
+    for (int pit = 0; pit < m; ++pit) {
+      Sowing s;
+      s.place = static_cast<uint8_t>(pit);
+      table[m][pit][0] = s;
+      for (int k = 1; k < 2 * m + 1; ++k) {
+        s.place = static_cast<uint8_t>((s.place + 1) % (2 * m + 1));
+        if (s.place == m)
+          ++s.gain;
+        else
+          s.add += byte_unit(s.place < m ? s.place : s.place - 1);
+        table[m][pit][k] = s;
+      }
+    }
+  return table;
+}();
+
 }  // namespace
 
 MoveResult play(const Rules& rules, const Board& b, int pit) {
@@ -97,22 +125,20 @@ MoveResult play(const Rules& rules, const Board& b, int pit) {
   w &= ~(Wide{0xFF} << (8 * pit));
 
   // Whole laps drop one seed everywhere, the origin pit included.
-  const int laps = n / cycle;
-  if (laps > 0) {
+  int rest = n;
+  if (n >= cycle) {
+    const int laps = n / cycle;
     Wide ones = 0;
     for (int i = 0; i < 2 * m; ++i) ones |= byte_unit(i);
     w += ones * static_cast<unsigned>(laps);
     r.gain = laps;
+    rest = n - laps * cycle;
   }
   // Cycle place p: p < m is mover pit p, p == m the store, p > m opponent pit p-1.
-  int place = pit;
-  for (int k = n % cycle; k > 0; --k) {
-    if (++place == cycle) place = 0;
-    if (place == m)
-      ++r.gain;
-    else
-      w += byte_unit(place < m ? place : place - 1);
-  }
+  const Sowing& sowing = kSowings[m][pit][rest];
+  w += sowing.add;
+  r.gain += sowing.gain;
+  const int place = sowing.place;
 
   if (place == m) {
     r.extra_turn = true;
