@@ -54,6 +54,11 @@ std::optional<int> Database::probe(const Board& b) const {
   return decode_value(rules_, s, encoded(s, ranker_.rank(b)));
 }
 
+int Database::value_at(const Board& b, uint64_t rank) const {
+  const int s = seeds(b);
+  return decode_value(rules_, s, encoded(s, rank));
+}
+
 Analysis Database::analyse(const Position& p, uint64_t& lookups) const {
   return kalah::analyse(rules_, p, [&](const Board& b) {
     ++lookups;

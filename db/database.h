@@ -43,8 +43,14 @@ class Database : public LeafValues {
   std::optional<int> probe(const Board& b) const;
   // V of b, which must have at most max_seeds() seeds (the search's leaf interface).
   int value(const Board& b) const override { return *probe(b); }
-  // Prefetches b's value when its block is decoded already (b has at most max_seeds() seeds).
-  void prefetch(const Board& b) const override { cache_->prefetch(seeds(b), ranker_.rank(b)); }
+  // Prefetches b's value when its block is decoded already, and returns b's rank for value_at
+  // (b is not finished and has at most max_seeds() seeds).
+  uint64_t prefetch(const Board& b) const override {
+    const uint64_t r = ranker_.rank(b);
+    cache_->prefetch(seeds(b), r);
+    return r;
+  }
+  int value_at(const Board& b, uint64_t rank) const override;
   // Every move's value and a best line from the database alone (p has at most max_seeds()
   // seeds on its pits); `lookups` counts the probes.
   Analysis analyse(const Position& p, uint64_t& lookups) const;

@@ -3,6 +3,8 @@
 // so it stays free of files and storage.
 #pragma once
 
+#include <cstdint>
+
 #include "solver/rules.h"
 
 namespace kalah {
@@ -14,8 +16,11 @@ class LeafValues {
   virtual int max_seeds() const = 0;
   // V of b (at most max_seeds() seeds). Must be safe to call from several threads at once.
   virtual int value(const Board& b) const = 0;
-  // A hint that value(b) follows soon: an implementation may start loading it.
-  virtual void prefetch(const Board& /*b*/) const {}
+  // A hint that the value of b (not finished) follows soon: an implementation may start loading
+  // it. Returns where b is, for value_at (a database's rank: the search finds it once).
+  virtual uint64_t prefetch(const Board& /*b*/) const { return 0; }
+  // V of b (not finished) from what prefetch(b) returned.
+  virtual int value_at(const Board& b, uint64_t /*where*/) const { return value(b); }
 };
 
 }  // namespace kalah

@@ -23,10 +23,14 @@ struct Solver::Node {
   bool cut() const { return alpha >= beta; }
 };
 
-// The moves of a node and the boards they lead to; order[] lists those left to search.
+// The moves of a node and the boards they lead to, each board's kind and, for a leaf, where the
+// leaves hold it (found once, when prefetched); order[] lists those left to search.
 struct Solver::Children {
+  enum Kind : uint8_t { kFinished, kLeaf, kUntabled, kTabled };
   MoveResult result[kMaxPits];
   int pit[kMaxPits];
+  Kind kind[kMaxPits];
+  uint64_t leaf_at[kMaxPits];
   int count = 0;
   int order[kMaxPits];
 };
@@ -62,15 +66,25 @@ void Solver::check_interrupt() {
 }
 
 void Solver::generate(const Board& b, Children& children) const {
-  for (int pit = 0; pit < rules_.pits; ++pit) {
+  const int m = rules_.pits;
+  for (int pit = 0; pit < m; ++pit) {
     if (b.pits[pit] == 0) continue;
-    const Board& c = (children.result[children.count] = play(rules_, b, pit)).board;
-    children.pit[children.count++] = pit;
-    if (is_terminal(rules_, c)) continue;
-    if (seeds(c) <= leaf_seeds_)
-      leaves_->prefetch(c);
-    else if (seeds(c) > untabled_seeds_)
+    const int i = children.count++;
+    const Board& c = (children.result[i] = play(rules_, b, pit)).board;
+    children.pit[i] = pit;
+    const int mover = mover_seeds(c, m), opponent = opponent_seeds(c, m);
+    const int s = mover + opponent;
+    if (is_terminal(rules_, mover, opponent)) {
+      children.kind[i] = Children::kFinished;
+    } else if (s <= leaf_seeds_) {
+      children.kind[i] = Children::kLeaf;
+      children.leaf_at[i] = leaves_->prefetch(c);
+    } else if (s <= untabled_seeds_) {
+      children.kind[i] = Children::kUntabled;
+    } else {
+      children.kind[i] = Children::kTabled;
       table_.prefetch(c);
+    }
   }
 }
 
@@ -92,11 +106,11 @@ int Solver::order(Children& children, int table_move, Node& node) {
   bool open[kMaxPits] = {};
   for (int i = 0; i < children.count && !node.cut(); ++i) {
     const MoveResult& r = children.result[i];
-    if (is_terminal(rules_, r.board)) {
+    if (children.kind[i] == Children::kFinished) {
       node.record(move_value(r, terminal_value(rules_, r.board)), children.pit[i]);
-    } else if (seeds(r.board) <= leaf_seeds_) {
+    } else if (children.kind[i] == Children::kLeaf) {
       ++probes_;
-      node.record(move_value(r, leaves_->value(r.board)), children.pit[i]);
+      node.record(move_value(r, leaves_->value_at(r.board, children.leaf_at[i])), children.pit[i]);
     } else {
       open[i] = true;
     }
@@ -108,7 +122,8 @@ int Solver::order(Children& children, int table_move, Node& node) {
     if (!open[i]) continue;
     const MoveResult& r = children.result[i];
     const int pit = children.pit[i];
-    if (TranspositionTable::Entry e; seeds(r.board) > untabled_seeds_ && table_.find(r.board, e)) {
+    if (TranspositionTable::Entry e;
+        children.kind[i] == Children::kTabled && table_.find(r.board, e)) {
       const Bounds known = move_bounds(r, {e.lo, e.hi});
       if (known.lower >= node.beta) {
         node.record(known.lower, pit);
@@ -180,8 +195,8 @@ int Solver::search(const Board& b, int alpha, int beta) {
     } leave{table_, b};
     int deferred[kMaxPits], later = 0;
     for (int i = 0; i < count && !node.cut(); ++i) {
-      const Board& child = children.result[children.order[i]].board;
-      if (seeds(child) > untabled_seeds_ && table_.busy(child))
+      const int c = children.order[i];
+      if (children.kind[c] == Children::kTabled && table_.busy(children.result[c].board))
         deferred[later++] = i;
       else
         search_child(i);
