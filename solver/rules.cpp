@@ -80,11 +80,17 @@ Board from_wide(Wide w) {
 constexpr Wide byte_unit(int i) {
   return Wide{1} << (8 * i);
 }
-constexpr Wide row_mask(int m) {
-  return (Wide{1} << (8 * m)) - 1;  // m <= kMaxPits = 8: never the whole 128 bits
-}
-int byte_at(Wide w, int i) {
-  return static_cast<int>((w >> (8 * i)) & 0xFF);
+// The board with its rows swapped: the opponent's row becomes the mover's. In 64-bit halves,
+// where every shift is shorter than a word (a variable 128-bit shift costs about seven
+// instructions).
+Board swap_rows(Wide w, int m) {
+  const uint64_t lo = static_cast<uint64_t>(w), hi = static_cast<uint64_t>(w >> 64);
+  if (m == 8) return from_wide(Wide{lo} << 64 | hi);
+  const int bits = 8 * m;  // < 64: the mover's row is in lo, the opponent's from lo into hi
+  const uint64_t row = (uint64_t{1} << bits) - 1;
+  const uint64_t mover = lo & row;
+  const uint64_t opponent = ((lo >> bits) | (hi << (64 - bits))) & row;
+  return from_wide(Wide{mover >> (64 - bits)} << 64 | (opponent | mover << bits));
 }
 
 // What sowing k < 2m+1 seeds from pit p adds to the board: one look-up in place of a loop over
@@ -114,15 +120,21 @@ constexpr auto kSowings = [] {
   return table;
 }();
 
+// Every pit but pit i, as a mask: variable 128-bit shifts cost about seven instructions each.
+constexpr auto kAllBut = [] {
+  std::array<Wide, 2 * kMaxPits> masks{};
+  for (int i = 0; i < 2 * kMaxPits; ++i) masks[i] = ~(Wide{0xFF} << (8 * i));
+  return masks;
+}();
+
 }  // namespace
 
 MoveResult play(const Rules& rules, const Board& b, int pit) {
   const int m = rules.pits;
   const int cycle = 2 * m + 1;  // places a seed can land: 2m pits and the mover's store
   MoveResult r;
-  Wide w = to_wide(b);
-  const int n = byte_at(w, pit);
-  w &= ~(Wide{0xFF} << (8 * pit));
+  const int n = b.pits[pit];
+  Wide w = to_wide(b) & kAllBut[pit];
 
   // Whole laps drop one seed everywhere, the origin pit included.
   int rest = n;
@@ -145,19 +157,20 @@ MoveResult play(const Rules& rules, const Board& b, int pit) {
     r.board = from_wide(w);
     return r;
   }
-  // Last seed in a mover pit that was empty (it now holds just that seed): a capture.
-  if (place < m && byte_at(w, place) == 1) {
+  // Last seed in a mover pit that was empty (it now holds just that seed): a capture. The pits
+  // are read from memory (a byte loaded from a wide store forwards; the reverse would stall).
+  uint8_t pits[2 * kMaxPits];
+  std::memcpy(pits, &w, sizeof pits);
+  if (place < m && pits[place] == 1) {
     const int opposite = 2 * m - 1 - place;
-    const int captured = byte_at(w, opposite);
+    const int captured = pits[opposite];
     if (captured > 0 || rules.capture == Capture::kEmpty) {
       r.gain += 1 + captured;
-      w &= ~((Wide{0xFF} << (8 * place)) | (Wide{0xFF} << (8 * opposite)));
+      w &= kAllBut[place] & kAllBut[opposite];
       r.capture = true;
     }
   }
-  // Flip: the opponent's row becomes the mover's.
-  const Wide mask = row_mask(m);
-  r.board = from_wide(((w >> (8 * m)) & mask) | ((w & mask) << (8 * m)));
+  r.board = swap_rows(w, m);
   return r;
 }
 
