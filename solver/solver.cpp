@@ -2,6 +2,9 @@
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 #include <utility>
 
 #include "solver/mtdf.h"
@@ -88,6 +91,25 @@ void Solver::generate(const Board& b, Children& children) const {
   }
 }
 
+// How many of the mover's pits q hold m - q seeds (moves that end in the store), in one word:
+// byte q of the row compared with byte q of kExtraTurnSeeds[m], the zero bytes of the difference
+// counted (a loop over the pits was a quarter of the ordering's instructions).
+constexpr auto kExtraTurnSeeds = [] {
+  std::array<uint64_t, kMaxPits + 1> rows{};
+  for (int m = 1; m <= kMaxPits; ++m)
+    for (int q = 0; q < m; ++q) rows[m] |= uint64_t(m - q) << (8 * q);
+  return rows;
+}();
+static int extra_turns(const Board& b, int m) {
+  uint64_t row;
+  std::memcpy(&row, b.pits.data(), sizeof row);
+  const uint64_t differ = row ^ kExtraTurnSeeds[m];
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+  uint64_t zero = ~(((differ & kLow7) + kLow7) | differ | kLow7);  // a byte's top bit: it is 0
+  if (m < 8) zero &= (uint64_t{1} << (8 * m)) - 1;
+  return std::popcount(zero);
+}
+
 // Ordering key of a move to search, highest first: the table's move, extra turns (nearest the
 // store first, as playing those leaves the other extra turns intact), then the other moves by
 // seeds gained, less half a seed for each extra turn the move leaves the opponent, nearest the
@@ -95,9 +117,7 @@ void Solver::generate(const Board& b, Children& children) const {
 static int order_key(const MoveResult& r, int pit, int table_move, int m) {
   if (pit == table_move) return 1 << 20;
   if (r.extra_turn) return (1 << 16) + pit;
-  int threats = 0;
-  for (int q = 0; q < m; ++q) threats += r.board.pits[q] == m - q;
-  return (2 * r.gain - threats) * 16 + pit;
+  return (2 * r.gain - extra_turns(r.board, m)) * 16 + pit;
 }
 
 int Solver::order(Children& children, int table_move, Node& node) {
