@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstring>
 #include <utility>
 
@@ -107,7 +106,7 @@ static int extra_turns(const Board& b, int m) {
   constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
   uint64_t zero = ~(((differ & kLow7) + kLow7) | differ | kLow7);  // a byte's top bit: it is 0
   if (m < 8) zero &= (uint64_t{1} << (8 * m)) - 1;
-  return std::popcount(zero);
+  return static_cast<int>(((zero >> 7) * 0x0101010101010101ull) >> 56);  // no popcnt in x86-64
 }
 
 // Ordering key of a move to search, highest first: the table's move, extra turns (nearest the
