@@ -28,7 +28,7 @@ position() {
 }
 
 # Everything but the time and the counts, which differ between runs.
-answer() { sed -E 's/"(nodes|probes|seconds|earlier_nodes)": [0-9.e+-]+//g'; }
+answer() { sed -E 's/, "(nodes|probes|seconds|earlier_nodes)": [0-9.e+-]+//g'; }
 
 n=0
 for capture in standard empty; do
