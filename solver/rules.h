@@ -269,7 +269,6 @@ inline MoveResult play(const Rules& rules, const Board& b, int pit) {
   return r;
 }
 
-
 // One row's share of Φ (docs/design.md §4).
 inline int row_potential(const uint8_t* row, int m) {
   int phi = 0;
