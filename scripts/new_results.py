@@ -79,13 +79,26 @@ def record(m, n, capture, top, second, full):
     if os.path.exists(path):
         with open(path) as f:
             r = json.load(f)
+    # Saved after each step, so that a stopped run keeps what it proved: a long pie rule comes
+    # after the full analysis it starts from.
     if r is None:
         r = certified(m, n, capture, top, second, full == top)
-    if r["analysis"] == "value":
+        save(path, r)
+    if r.get("analysis", "full") == "value":  # the first records, all full, do not say
         analyse(r, full)
+        save(path, r)
+    if "pie" not in r:
+        if "full" in r:
+            pie(r, full, checkpoint(r, full))
+        else:
+            pie(r, top)
+        save(path, r)
+    return r
+
+
+def save(path, r):
     with open(path, "w") as f:
         json.dump(r, f, indent=1)
-    return r
 
 
 def certified(m, n, capture, top, second, analysed):
@@ -110,8 +123,6 @@ def certified(m, n, capture, top, second, analysed):
                    "nodes": other["nodes"], "seconds": other["seconds"]},
         "date": time.strftime("%Y-%m-%d"),
     }
-    if analysed:
-        pie(r, top)
     return r
 
 
@@ -138,7 +149,6 @@ def analyse(r, top):
     r["full"] = {"database": top, "nodes": a["nodes"] + a.get("earlier_nodes", 0),
                  "seconds": a["seconds"], "resumed": "earlier_nodes" in a,
                  "date": time.strftime("%Y-%m-%d")}
-    pie(r, top, args)
 
 
 def pie(r, top, extra=()):
