@@ -183,7 +183,7 @@ def row(r):
     value = f"{r['value']:+d}" if r["value"] else "0"
     # The full analysis's nodes and time, with its database first when it was a bigger one.
     analysed = r.get("full", r)
-    resumed = " (the last of runs resumed from checkpoints)" if analysed.get("resumed") else ""
+    resumed = analysed.get("resumed")
     total = " (all runs)" if resumed else ""
     db = f"≤ {r['database']}" if r["database"] else "none"
     if "full" in r:
@@ -191,7 +191,7 @@ def row(r):
               f"{seconds(r['seconds'])})")
     return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{value}** | {moves} | "
             f"{pie} | {count(analysed['nodes'])}{total} | "
-            f"{seconds(analysed['seconds'])}{resumed} | {db} | "
+            f"{'runs resumed from checkpoints (the notes say how long)' if resumed else seconds(analysed['seconds'])} | {db} | "
             f"{size(c['bytes'])}, {count(c['positions'])} positions, "
             f"{seconds(c['seconds'])} | {'yes' if r['checked'] else 'NO'} "
             f"({seconds(r['check_seconds'])}) | "
