@@ -51,7 +51,7 @@ std::optional<int> Database::probe(const Board& b) const {
   if (is_terminal(rules_, b)) return terminal_value(rules_, b);
   const int s = seeds(b);
   if (s > max_seeds()) return std::nullopt;
-  return decode_value(rules_, s, encoded(s, ranker_.rank(b)));
+  return value_at(b, ranker_.rank(b));
 }
 
 int Database::value_at(const Board& b, uint64_t rank) const {

@@ -185,13 +185,15 @@ def row(r):
     analysed = r.get("full", r)
     resumed = analysed.get("resumed")
     total = " (all runs)" if resumed else ""
+    took = ("runs resumed from checkpoints (the notes say how long)" if resumed
+            else seconds(analysed["seconds"]))
     db = f"≤ {r['database']}" if r["database"] else "none"
     if "full" in r:
         db = (f"≤ {analysed['database']} (value alone with {db}: {count(r['nodes'])}, "
               f"{seconds(r['seconds'])})")
     return (f"| Kalah({r['m']},{r['n']}) | {r['capture']} | **{value}** | {moves} | "
             f"{pie} | {count(analysed['nodes'])}{total} | "
-            f"{'runs resumed from checkpoints (the notes say how long)' if resumed else seconds(analysed['seconds'])} | {db} | "
+            f"{took} | {db} | "
             f"{size(c['bytes'])}, {count(c['positions'])} positions, "
             f"{seconds(c['seconds'])} | {'yes' if r['checked'] else 'NO'} "
             f"({seconds(r['check_seconds'])}) | "
