@@ -1,11 +1,10 @@
 // checkpoint.cpp: the checkpoint file of checkpoint.h.
 #include "db/checkpoint.h"
 
-#include <sys/stat.h>
 #include <zstd.h>
 
-#include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -46,10 +45,15 @@ std::string checkpoint_path(const std::string& dir, const Rules& rules, const Bo
   return dir + "/" + variant_name(rules) + "-" + to_hex(board_hash(b)) + ".checkpoint";
 }
 
+void make_checkpoint_dir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw DatabaseError(dir + ": cannot create: " + error.message());
+}
+
 void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
                       const SearchState& state) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-    throw DatabaseError(dir + ": cannot create: " + std::strerror(errno));
+  make_checkpoint_dir(dir);
   const int m = rules.pits;
   std::string entries(state.entries.size() * entry_bytes(m), '\0');
   auto* out = reinterpret_cast<uint8_t*>(entries.data());

@@ -29,6 +29,10 @@ namespace kalah {
 
 std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b);
 
+// Creates dir and its parents when missing (DatabaseError when it cannot): a solve checks it
+// before its first hour of search, not at its first save.
+void make_checkpoint_dir(const std::string& dir);
+
 // Creates dir when missing. Throws DatabaseError naming the file on an I/O error.
 void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
                       const SearchState& state);

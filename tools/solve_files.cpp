@@ -81,6 +81,7 @@ std::string describe_state(const SearchState& s, const Board& b, int stores, boo
 
 std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double seconds,
                                               const Rules& rules, const Position& p, bool full) {
+  make_checkpoint_dir(dir);
   auto c = std::make_unique<Checkpoints>();
   const Board& b = p.board;
   std::string problem;
