@@ -95,6 +95,34 @@ PieOutcome pie_position(const Rules& rules, const Position& p, const Database* d
   return out;
 }
 
+PieOutcome pie_value_position(const Rules& rules, const Position& p, const Database* db,
+                              size_t table_bytes, const std::atomic<bool>* stop,
+                              const PieValueProgress& progress,
+                              const CheckpointsFor& checkpoints) {
+  const CopyWatch copies(db);
+  PieOutcome out;
+  size_t searched = 0;
+  try {
+    out.pie = pie_value(rules, p, [&](const Position& after, Bounds window, int guess) {
+      if (progress) progress(searched);
+      const std::shared_ptr<const Checkpointing> checkpoint =
+          checkpoints ? checkpoints(after) : nullptr;
+      const ParallelValue v =
+          value_within(rules, after, db, table_bytes, window, guess, stop, checkpoint.get());
+      out.nodes += v.nodes;
+      out.probes += v.probes;
+      out.earlier_nodes += v.earlier_nodes;
+      if (v.interrupted) throw SearchInterrupted();
+      ++searched;
+      return Bounds{v.lower, v.upper};
+    });
+  } catch (const SearchInterrupted&) {
+    out.interrupted = true;
+  }
+  copies.check();
+  return out;
+}
+
 JsonObject outcome_json(const std::string& command, const Outcome& o) {
   const Report& r = o.report;
   if (o.interrupted)

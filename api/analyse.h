@@ -64,6 +64,16 @@ PieOutcome pie_position(const Rules& rules, const Position& p, const Database* d
                         const PieProgress& progress = {},
                         const CheckpointsFor& checkpoints = {});
 
+// The pie rule's value and best opening alone (solver/openings.h's pie_value): a value search
+// on all cores per opening, each stopped once it shows whether the opening beats the best so far;
+// the other openings get bounds. Arguments as pie_position's; `progress` is called with the
+// number of openings searched before each search.
+using PieValueProgress = std::function<void(size_t searched)>;
+PieOutcome pie_value_position(const Rules& rules, const Position& p, const Database* db,
+                              size_t table_bytes, const std::atomic<bool>* stop = nullptr,
+                              const PieValueProgress& progress = {},
+                              const CheckpointsFor& checkpoints = {});
+
 // The answer of an Outcome: analysis_json, or interrupted_json with the bounds.
 JsonObject outcome_json(const std::string& command, const Outcome& o);
 

@@ -152,18 +152,21 @@ JsonObject analysis_json(const std::string& command, const Report& r) {
 JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
                     const PieAnalysis& pie) {
   std::vector<JsonObject> list;
-  for (const auto& o : pie.openings)
-    list.push_back(JsonObject()
-                       .add("turn", format_turn(o.turn))
-                       .add("value", o.value)
-                       .add("swap", o.swapped)
-                       .add("value_with_pie", -std::abs(o.value)));
-  return position_json(command, rules, p)
-      .add("pie", true)
-      .add("value", pie.value)
-      .add("result", result_word(pie.value))
-      .add("best_opening", format_turn(pie.openings[pie.best].turn))
-      .add("openings", list);
+  for (const auto& o : pie.openings) {
+    JsonObject opening = JsonObject().add("turn", format_turn(o.turn));
+    if (o.exact())
+      opening.add("value", o.value).add("swap", o.swapped).add("value_with_pie", -std::abs(o.value));
+    else
+      opening.add("lower", o.lower).add("upper", o.upper);
+    list.push_back(opening);
+  }
+  JsonObject answer = position_json(command, rules, p)
+                          .add("pie", true)
+                          .add("value", pie.value)
+                          .add("result", result_word(pie.value))
+                          .add("best_opening", format_turn(pie.openings[pie.best].turn))
+                          .add("openings", list);
+  return pie.value_only ? answer.add("value_only", true) : answer;
 }
 
 }  // namespace kalah

@@ -1,9 +1,12 @@
 // openings.cpp: enumerating first turns; the pie rule's choice among them.
 #include "solver/openings.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <stdexcept>
+
+#include "solver/heuristic.h"
 
 namespace kalah {
 namespace {
@@ -39,6 +42,7 @@ PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& va
     PieOpening po;
     po.turn = o.turn;
     po.value = o.after.mover == p.mover ? margin : -margin;
+    po.lower = po.upper = po.value;
     po.swapped = po.value > 0;
     if (-std::abs(po.value) > pie.value) {
       pie.value = -std::abs(po.value);
@@ -47,6 +51,56 @@ PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& va
     pie.openings.push_back(po);
   }
   if (pie.openings.empty()) throw std::invalid_argument("the game is already over: no opening");
+  return pie;
+}
+
+PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginSearch& search) {
+  // Enough plies to tell a lost opening from a close one, a fraction of a second each.
+  constexpr int kEstimateDepth = 8;
+  const std::vector<Opening> first = openings(rules, p);
+  if (first.empty()) throw std::invalid_argument("the game is already over: no opening");
+  const int total = seeds(p.board) + p.mover_store + p.opponent_store;  // |w| <= total
+  PieAnalysis pie;
+  std::vector<int> estimate;  // w's, from the first player's side
+  for (const Opening& o : first) {
+    const int sign = o.after.mover == p.mover ? 1 : -1;
+    int margin = final_margin(o.after, 0);
+    if (is_terminal(rules, o.after.board))
+      margin += terminal_value(rules, o.after.board);
+    else
+      margin += heuristic_move(rules, o.after.board, nullptr, kEstimateDepth).estimate;
+    estimate.push_back(sign * margin);
+    pie.openings.push_back({o.turn, 0, -total, total, false});
+  }
+  std::vector<int> order(first.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return std::abs(estimate[a]) < std::abs(estimate[b]);
+  });
+  int near = total + 1, best = -1;  // the best |w| so far, and its opening
+  for (const int k : order) {
+    const int reach = best < 0 ? total : k < best ? near : near - 1;  // |w| <= reach is better
+    if (reach < 0) continue;  // nothing beats a draw found earlier in the list
+    const int sign = first[k].after.mover == p.mover ? 1 : -1;
+    // From the side the estimate leans to: "above the window?" first when w looks like a win
+    // for the mover of `after`, else "below it?"; the first opening from the estimate itself.
+    const int leaning = sign * estimate[k];
+    const int guess = best < 0 ? leaning : leaning >= 0 ? reach + 1 : -reach;
+    const Bounds m = search(first[k].after, {-reach, reach}, guess);
+    PieOpening& po = pie.openings[k];
+    po.lower = sign > 0 ? m.lower : -m.upper;
+    po.upper = sign > 0 ? m.upper : -m.lower;
+    po.swapped = po.lower > 0;
+    if (!po.exact()) continue;
+    po.value = po.lower;
+    if (std::abs(po.value) <= reach) {
+      near = std::abs(po.value);
+      best = k;
+    }
+  }
+  pie.value = -near;
+  pie.best = best;
+  pie.value_only = true;
   return pie;
 }
 

@@ -1,10 +1,12 @@
 // openings.h: complete first turns, and the pie rule over them (docs/design.md §1).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "solver/analysis.h"
 #include "solver/rules.h"
+#include "solver/value.h"
 
 namespace kalah {
 
@@ -21,15 +23,29 @@ std::vector<Opening> openings(const Rules& rules, const Position& p);
 // no swap) is then worth min(w, -w) to them: the opponent swaps exactly when w > 0.
 struct PieOpening {
   std::vector<int> turn;
-  int value = 0;  // w: final margin for the first player without a swap
-  bool swapped = false;
+  int value = 0;  // w: final margin for the first player without a swap, when exact
+  int lower = 0, upper = 0;  // proven bounds on w (both w when exact)
+  bool swapped = false;      // w > 0 proven
+  bool exact() const { return lower == upper; }
 };
 struct PieAnalysis {
   int value = 0;  // the first player's margin under the pie rule: max over openings of -|w|
   int best = 0;   // index of the first opening reaching it
+  bool value_only = false;  // pie_value's: only the best opening is sure to be exact
   std::vector<PieOpening> openings;
 };
 // Throws std::invalid_argument when the game is already over (there is no opening).
 PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& value);
+
+// The pie rule's value and best opening alone, at the price of a few value searches rather than
+// a full analysis of every opening. The openings a shallow estimate puts nearest a draw go first;
+// the first is valued exactly, each later one only asked whether it comes nearer a draw than the
+// best so far (|w| below it; at most it, for openings listed before the best, so that the best is
+// the first reaching the value, as pie_rule's). `search(after, window, guess)` returns bounds on
+// the final margin of after's mover, proven until they meet or lie outside `window` (MTD(f)
+// from guess; parallel_search.h's value_within); it may throw to stop. The value and best
+// opening equal pie_rule's; the other openings get the bounds their searches proved.
+using MarginSearch = std::function<Bounds(const Position& after, Bounds window, int guess)>;
+PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginSearch& search);
 
 }  // namespace kalah

@@ -3,15 +3,21 @@
 #include "solver/parallel_search.h"
 
 #include <algorithm>
+#include <climits>
 #include <vector>
 
 #include "solver/root_search.h"
 
 namespace kalah {
 
-ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                             size_t table_bytes, const std::atomic<bool>* stop,
-                             const ValueProgress& progress, const Checkpointing* checkpoint) {
+namespace {
+
+// MTD(f) at the root from `guess`, stopped once the proven bounds (final margins, as `window`)
+// leave the window or meet.
+ParallelValue root_value(const Rules& rules, const Position& p, const LeafValues* leaves,
+                         size_t table_bytes, Bounds window, int guess,
+                         const std::atomic<bool>* stop, const ValueProgress& progress,
+                         const Checkpointing* checkpoint) {
   ParallelValue out;
   const int stores = p.mover_store - p.opponent_store;
   if (is_terminal(rules, p.board)) {
@@ -19,7 +25,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
     return out;
   }
   RootSearch root(rules, p.board, leaves, table_bytes, stop, checkpoint);
-  const Bounds bounds = root.value([&](const Bounds& so_far) {
+  const Bounds bounds = root.value(std::clamp(guess - stores, -root.seeds, root.seeds), [&](const Bounds& so_far) {
     if (stop && stop->load()) {
       out.interrupted = true;
       return false;
@@ -31,7 +37,7 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
       v.upper = stores + so_far.upper;
       progress(v);
     }
-    return true;
+    return stores + so_far.upper >= window.lower && stores + so_far.lower <= window.upper;
   });
   if (root.pauses) root.pauses->save();  // finished or stopped: what a rerun starts from
   add_counts(root.moves, out.nodes, out.probes);
@@ -46,6 +52,22 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
         break;
       }
   return out;
+}
+
+}  // namespace
+
+ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                             size_t table_bytes, const std::atomic<bool>* stop,
+                             const ValueProgress& progress, const Checkpointing* checkpoint) {
+  const int stores = p.mover_store - p.opponent_store;
+  return root_value(rules, p, leaves, table_bytes, {INT_MIN, INT_MAX}, stores, stop, progress,
+                    checkpoint);
+}
+
+ParallelValue value_within(const Rules& rules, const Position& p, const LeafValues* leaves,
+                           size_t table_bytes, Bounds window, int guess,
+                           const std::atomic<bool>* stop, const Checkpointing* checkpoint) {
+  return root_value(rules, p, leaves, table_bytes, window, guess, stop, {}, checkpoint);
 }
 
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
@@ -79,7 +101,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   };
   // The value first: it settles the best move and bounds every other; then each other move's
   // exact value, every thread on it, over the same table.
-  root.value(go_on);
+  root.value(0, go_on);
   report();
   for (RootMove& t : root.moves)
     if (!(stop && stop->load()) && !t.bounds.exact()) root.settle(t, go_on);

@@ -92,4 +92,12 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
                              const ValueProgress& progress = {},
                              const Checkpointing* checkpoint = nullptr);
 
+// A question rather than the value: is the final margin within `window`, and if so what is it?
+// MTD(f) from `guess` (a final margin: the first test asks "at least guess?"), stopped as soon as
+// the bounds proven lie outside the window. The pie rule's value (solver/openings.h) asks it.
+ParallelValue value_within(const Rules& rules, const Position& p, const LeafValues* leaves,
+                           size_t table_bytes, Bounds window, int guess,
+                           const std::atomic<bool>* stop = nullptr,
+                           const Checkpointing* checkpoint = nullptr);
+
 }  // namespace kalah

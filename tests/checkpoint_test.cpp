@@ -205,5 +205,25 @@ TEST(Checkpoint, ThePieRuleResumesFromItsAnalyses) {
   EXPECT_EQ(answer_until(first.out, "\"nodes\""), answer_until(plain, "\"nodes\""));
 }
 
+// The pie rule's value alone keeps a checkpoint per opening it searched: a rerun resumes every
+// one of them and answers the same.
+TEST(Checkpoint, ThePieRulesValueResumesFromItsSearches) {
+  test::TempDir dir;
+  const std::string game =
+      "solve --pits 5 --seeds 3 --no-db --json --pie --value-only --checkpoint " + dir.str("ck");
+  const test::Outcome first = test::kalah(game);
+  ASSERT_EQ(first.status, 0) << first.out;
+  const auto searched = std::distance(std::filesystem::directory_iterator(dir.str("ck")),
+                                      std::filesystem::directory_iterator{});
+  EXPECT_GT(searched, 1);
+  const test::Outcome again = test::kalah(game);
+  ASSERT_EQ(again.status, 0) << again.out;
+  size_t resumed = 0;
+  for (size_t at = 0; (at = again.out.find("resuming from", at)) != std::string::npos; ++at)
+    ++resumed;
+  EXPECT_EQ(static_cast<long>(resumed), searched) << again.out;
+  EXPECT_EQ(answer_until(again.out, "\"nodes\""), answer_until(first.out, "\"nodes\""));
+}
+
 }  // namespace
 }  // namespace kalah

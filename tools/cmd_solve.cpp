@@ -59,6 +59,7 @@ constexpr CommandHelp kHelp = {
     "  kalah solve 2,0,0,1,9,0,0,3,1,10,N                 the same, absolute, North to move\n"
     "  kalah solve --seeds 4 --capture empty --db db      Kalah(6,4) with a database: +10\n"
     "  kalah solve --pits 4 --seeds 3 --pie               under the pie rule\n"
+    "  kalah solve --pits 7 --seeds 3 --pie --value-only  its value: a value search per opening\n"
     "  kalah solve --seeds 5 --capture empty --db db --value-only\n"
     "                                                     Kalah(6,5): the value alone, +12\n"
     "  kalah solve --pits 4 --seeds 3 --moves 'S:2-3 N:2'  after a game's first turns\n"};
@@ -143,16 +144,27 @@ std::optional<Certified> certify(const Job& job, int margin) {
                  });
 }
 
-int solve_pie(const Job& job, const CheckpointsFor& checkpoints) {
+int solve_pie(const Job& job, bool value_only, const CheckpointsFor& checkpoints) {
   Progress progress(job);
+  const size_t total = openings(job.rules, job.position).size();
   const PieOutcome out =
-      pie_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
-                   [&](size_t valued, const AnalysisProgress& now) {
-                     progress.show("pie rule: " + std::to_string(valued) +
-                                   " openings valued; analysing: " + std::to_string(now.done) +
-                                   " of " + std::to_string(now.total) + " moves valued");
-                   },
-                   checkpoints);
+      value_only
+          ? pie_value_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
+                               [&](size_t searched) {
+                                 progress.show("pie rule: searching opening " +
+                                               std::to_string(searched + 1) + " of " +
+                                               std::to_string(total));
+                               },
+                               checkpoints)
+          : pie_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
+                         [&](size_t valued, const AnalysisProgress& now) {
+                           progress.show("pie rule: " + std::to_string(valued) + " of " +
+                                         std::to_string(total) +
+                                         " openings valued; analysing: " +
+                                         std::to_string(now.done) + " of " +
+                                         std::to_string(now.total) + " moves valued");
+                         },
+                         checkpoints);
   progress.clear();
   if (out.interrupted) {
     const int s = seeds(job.position.board);
@@ -281,10 +293,10 @@ int solve_job(const SolveOptions& o, Job& job) {
     if (!o.checkpoint.empty())
       checkpoints = [&](const Position& q) -> std::shared_ptr<const Checkpointing> {
         std::shared_ptr<Checkpoints> c =
-            open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, q, true);
+            open_checkpoints(o.checkpoint, o.checkpoint_seconds, job.rules, q, !o.value_only);
         return {c, &c->checkpointing};
       };
-    return solve_pie(job, checkpoints);
+    return solve_pie(job, o.value_only, checkpoints);
   }
   if (!o.checkpoint.empty())
     job.checkpoints =
@@ -351,7 +363,8 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "pie rule: after the mover's first turn the opponent may swap sides; prints every "
       "opening and the best one")(
       "value-only", po::bool_switch(&o.value_only),
-      "only the position's value: no move values or line, far less work in big games")(
+      "only the position's value: no move values or line, far less work in big games; with "
+      "--pie, the best opening exact and the others only shown to be no better")(
       "certificate", po::value(&o.certificate)->value_name("FILE"),
       "also write a proof of the value to FILE, which tools/check_certificate.py verifies "
       "without kalah's code (docs/design.md section 8)")(
@@ -372,7 +385,6 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
   if (vm.count("tt-mb")) check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
-  if (o.pie && o.value_only) throw UsageError("give --pie or --value-only, not both");
   if (o.pie && !o.certificate.empty())
     throw UsageError("--certificate proves a position's value; not with --pie");
   if (vm.count("checkpoint-every"))
