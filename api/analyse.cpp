@@ -95,6 +95,39 @@ PieOutcome pie_position(const Rules& rules, const Position& p, const Database* d
   return out;
 }
 
+namespace {
+
+// The pie rule's tests on one opening, on all cores: its counts go to the outcome, and a raised
+// `stop` ends the rule (the checkpoint, if any, keeps what was proven).
+class PieTests : public MarginTests {
+ public:
+  PieTests(const Rules& rules, const Position& after, const Database* db, size_t table_bytes,
+           const std::atomic<bool>* stop, std::shared_ptr<const Checkpointing> checkpoint,
+           PieOutcome& out)
+      : checkpoint_(std::move(checkpoint)),
+        tests_(rules, after, db, table_bytes, stop, checkpoint_.get()),
+        stop_(stop),
+        out_(out) {}
+  ~PieTests() override {
+    out_.nodes += tests_.nodes();
+    out_.probes += tests_.probes();
+    out_.earlier_nodes += tests_.earlier_nodes();
+  }
+  Bounds test(int beta) override {
+    const Bounds proven = tests_.test(beta);
+    if (stop_ && stop_->load()) throw SearchInterrupted();
+    return proven;
+  }
+
+ private:
+  std::shared_ptr<const Checkpointing> checkpoint_;  // outlives the tests, which save to it
+  RootTests tests_;
+  const std::atomic<bool>* stop_;
+  PieOutcome& out_;
+};
+
+}  // namespace
+
 PieOutcome pie_value_position(const Rules& rules, const Position& p, const Database* db,
                               size_t table_bytes, const std::atomic<bool>* stop,
                               const PieValueProgress& progress,
@@ -103,18 +136,11 @@ PieOutcome pie_value_position(const Rules& rules, const Position& p, const Datab
   PieOutcome out;
   size_t searched = 0;
   try {
-    out.pie = pie_value(rules, p, [&](const Position& after, Bounds window, int guess) {
+    out.pie = pie_value(rules, p, [&](const Position& after) -> std::unique_ptr<MarginTests> {
       if (progress) progress(searched);
-      const std::shared_ptr<const Checkpointing> checkpoint =
-          checkpoints ? checkpoints(after) : nullptr;
-      const ParallelValue v =
-          value_within(rules, after, db, table_bytes, window, guess, stop, checkpoint.get());
-      out.nodes += v.nodes;
-      out.probes += v.probes;
-      out.earlier_nodes += v.earlier_nodes;
-      if (v.interrupted) throw SearchInterrupted();
       ++searched;
-      return Bounds{v.lower, v.upper};
+      return std::make_unique<PieTests>(rules, after, db, table_bytes, stop,
+                                        checkpoints ? checkpoints(after) : nullptr, out);
     });
   } catch (const SearchInterrupted&) {
     out.interrupted = true;

@@ -64,10 +64,10 @@ PieOutcome pie_position(const Rules& rules, const Position& p, const Database* d
                         const PieProgress& progress = {},
                         const CheckpointsFor& checkpoints = {});
 
-// The pie rule's value and best opening alone (solver/openings.h's pie_value): a value search
-// on all cores per opening, each stopped once it shows whether the opening beats the best so far;
-// the other openings get bounds. Arguments as pie_position's; `progress` is called with the
-// number of openings searched before each search.
+// The pie rule's value and best opening alone (solver/openings.h's pie_value): null-window tests
+// on all cores, each opening's over a table of its own while it is searched; the other openings
+// get bounds. Arguments as pie_position's; `progress` is called with the number of opening
+// searches begun before each (an opening may be searched in several rounds).
 using PieValueProgress = std::function<void(size_t searched)>;
 PieOutcome pie_value_position(const Rules& rules, const Position& p, const Database* db,
                               size_t table_bytes, const std::atomic<bool>* stop = nullptr,

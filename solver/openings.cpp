@@ -54,23 +54,51 @@ PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& va
   return pie;
 }
 
-PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginSearch& search) {
+namespace {
+
+// Narrows `m` (bounds on a final margin) until it lies outside [-reach, reach] or is exact: the
+// window's edges first, the one `leaning` points to (>= 0: above) before the other, then MTD(f)
+// inside.
+void settle_within(MarginTests& tests, Bounds& m, int reach, int leaning) {
+  int guess = leaning >= 0 ? reach + 1 : -reach;
+  while (!m.exact() && m.upper >= -reach && m.lower <= reach) {
+    int beta;
+    if (m.lower < -reach && m.upper > reach)
+      beta = leaning >= 0 ? reach + 1 : -reach;
+    else if (m.lower < -reach)
+      beta = -reach;  // fails when the margin is below the window
+    else if (m.upper > reach)
+      beta = reach + 1;  // succeeds when it is above
+    else  // inside: MTD(f)
+      beta = std::clamp(guess, m.lower + 1, m.upper);
+    const Bounds proven = tests.test(beta);
+    m.lower = std::max(m.lower, proven.lower);
+    m.upper = std::min(m.upper, proven.upper);
+    guess = proven.lower >= beta ? m.lower : m.upper;
+  }
+}
+
+}  // namespace
+
+PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFor& tests) {
   // Enough plies to tell a lost opening from a close one, a fraction of a second each.
   constexpr int kEstimateDepth = 8;
   const std::vector<Opening> first = openings(rules, p);
   if (first.empty()) throw std::invalid_argument("the game is already over: no opening");
   const int total = seeds(p.board) + p.mover_store + p.opponent_store;  // |w| <= total
   PieAnalysis pie;
-  std::vector<int> estimate;  // w's, from the first player's side
+  pie.value_only = true;
+  std::vector<int> sign, estimate;  // w = sign * the margin of after's mover; estimates of w
   for (const Opening& o : first) {
-    const int sign = o.after.mover == p.mover ? 1 : -1;
-    int margin = final_margin(o.after, 0);
-    if (is_terminal(rules, o.after.board))
-      margin += terminal_value(rules, o.after.board);
-    else
-      margin += heuristic_move(rules, o.after.board, nullptr, kEstimateDepth).estimate;
-    estimate.push_back(sign * margin);
-    pie.openings.push_back({o.turn, 0, -total, total, false});
+    sign.push_back(o.after.mover == p.mover ? 1 : -1);
+    const bool over = is_terminal(rules, o.after.board);
+    const int margin = final_margin(
+        o.after, over ? terminal_value(rules, o.after.board)
+                      : heuristic_move(rules, o.after.board, nullptr, kEstimateDepth).estimate);
+    estimate.push_back(sign.back() * margin);
+    PieOpening po{o.turn, 0, -total, total, false};
+    if (over) po.value = po.lower = po.upper = estimate.back();
+    pie.openings.push_back(po);
   }
   std::vector<int> order(first.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -78,29 +106,33 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginSearch&
     return std::abs(estimate[a]) < std::abs(estimate[b]);
   });
   int near = total + 1, best = -1;  // the best |w| so far, and its opening
-  for (const int k : order) {
-    const int reach = best < 0 ? total : k < best ? near : near - 1;  // |w| <= reach is better
-    if (reach < 0) continue;  // nothing beats a draw found earlier in the list
-    const int sign = first[k].after.mover == p.mover ? 1 : -1;
-    // From the side the estimate leans to: "above the window?" first when w looks like a win
-    // for the mover of `after`, else "below it?"; the first opening from the estimate itself.
-    const int leaning = sign * estimate[k];
-    const int guess = best < 0 ? leaning : leaning >= 0 ? reach + 1 : -reach;
-    const Bounds m = search(first[k].after, {-reach, reach}, guess);
-    PieOpening& po = pie.openings[k];
-    po.lower = sign > 0 ? m.lower : -m.upper;
-    po.upper = sign > 0 ? m.upper : -m.lower;
-    po.swapped = po.lower > 0;
-    if (!po.exact()) continue;
-    po.value = po.lower;
-    if (std::abs(po.value) <= reach) {
-      near = std::abs(po.value);
-      best = k;
+  for (int round = 0; best < 0; round = round ? 2 * round : 1) {
+    const int r = std::min(round, total);
+    for (const int k : order) {
+      const int reach = best < 0 ? r : k < best ? near : near - 1;  // |w| <= reach is better
+      PieOpening& po = pie.openings[k];
+      if (reach < 0 || po.upper < -reach || po.lower > reach) continue;  // known to be no better
+      if (!po.exact()) {
+        // In the margin of after's mover, whose window is the same [-reach, reach].
+        Bounds m = sign[k] > 0 ? Bounds{po.lower, po.upper} : Bounds{-po.upper, -po.lower};
+        const int leaning = sign[k] * (po.lower > 0 ? 1 : po.upper < 0 ? -1 : estimate[k]);
+        settle_within(*tests(first[k].after), m, reach, leaning);
+        po.lower = sign[k] > 0 ? m.lower : -m.upper;
+        po.upper = sign[k] > 0 ? m.upper : -m.lower;
+        po.swapped = po.lower > 0;
+      }
+      if (po.exact() && std::abs(po.lower) <= reach) {
+        po.value = po.lower;
+        po.swapped = po.value > 0;
+        near = std::abs(po.value);
+        best = k;
+      }
     }
   }
+  for (PieOpening& po : pie.openings)
+    if (po.exact()) po.value = po.lower;
   pie.value = -near;
   pie.best = best;
-  pie.value_only = true;
   return pie;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "solver/analysis.h"
@@ -37,15 +38,21 @@ struct PieAnalysis {
 // Throws std::invalid_argument when the game is already over (there is no opening).
 PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& value);
 
-// The pie rule's value and best opening alone, at the price of a few value searches rather than
-// a full analysis of every opening. The openings a shallow estimate puts nearest a draw go first;
-// the first is valued exactly, each later one only asked whether it comes nearer a draw than the
-// best so far (|w| below it; at most it, for openings listed before the best, so that the best is
-// the first reaching the value, as pie_rule's). `search(after, window, guess)` returns bounds on
-// the final margin of after's mover, proven until they meet or lie outside `window` (MTD(f)
-// from guess; parallel_search.h's value_within); it may throw to stop. The value and best
-// opening equal pie_rule's; the other openings get the bounds their searches proved.
-using MarginSearch = std::function<Bounds(const Position& after, Bounds window, int guess)>;
-PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginSearch& search);
+// The pie rule's value and best opening alone, for null-window tests rather than every
+// opening's exact value (docs/design.md §1). Rounds look for an opening with |w| <= r, r = 0, 1,
+// 2, 4, ..., each opening one test at the window's edge; the first found inside is valued within
+// it, and the rest asked only whether they come nearer a draw (|w| below the best; at most it
+// for openings listed before the best, so that the best is the first reaching the value, as
+// pie_rule's). Openings in the order of a shallow estimate, nearest a draw first. `tests(after)`
+// runs "is the final margin of after's mover at least beta?" tests on a table kept between them
+// (parallel_search.h's RootTests); it may throw to stop. The value and best opening equal
+// pie_rule's; each opening gets the bounds its tests proved (the best exact).
+struct MarginTests {
+  virtual ~MarginTests() = default;
+  // The bounds proven on the final margin: at least one of them decides "at least beta?".
+  virtual Bounds test(int beta) = 0;
+};
+using MarginTestsFor = std::function<std::unique_ptr<MarginTests>(const Position& after)>;
+PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFor& tests);
 
 }  // namespace kalah

@@ -3,21 +3,15 @@
 #include "solver/parallel_search.h"
 
 #include <algorithm>
-#include <climits>
 #include <vector>
 
 #include "solver/root_search.h"
 
 namespace kalah {
 
-namespace {
-
-// MTD(f) at the root from `guess`, stopped once the proven bounds (final margins, as `window`)
-// leave the window or meet.
-ParallelValue root_value(const Rules& rules, const Position& p, const LeafValues* leaves,
-                         size_t table_bytes, Bounds window, int guess,
-                         const std::atomic<bool>* stop, const ValueProgress& progress,
-                         const Checkpointing* checkpoint) {
+ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
+                             size_t table_bytes, const std::atomic<bool>* stop,
+                             const ValueProgress& progress, const Checkpointing* checkpoint) {
   ParallelValue out;
   const int stores = p.mover_store - p.opponent_store;
   if (is_terminal(rules, p.board)) {
@@ -25,7 +19,7 @@ ParallelValue root_value(const Rules& rules, const Position& p, const LeafValues
     return out;
   }
   RootSearch root(rules, p.board, leaves, table_bytes, stop, checkpoint);
-  const Bounds bounds = root.value(std::clamp(guess - stores, -root.seeds, root.seeds), [&](const Bounds& so_far) {
+  const Bounds bounds = root.value([&](const Bounds& so_far) {
     if (stop && stop->load()) {
       out.interrupted = true;
       return false;
@@ -37,7 +31,7 @@ ParallelValue root_value(const Rules& rules, const Position& p, const LeafValues
       v.upper = stores + so_far.upper;
       progress(v);
     }
-    return stores + so_far.upper >= window.lower && stores + so_far.lower <= window.upper;
+    return true;
   });
   if (root.pauses) root.pauses->save();  // finished or stopped: what a rerun starts from
   add_counts(root.moves, out.nodes, out.probes);
@@ -54,21 +48,37 @@ ParallelValue root_value(const Rules& rules, const Position& p, const LeafValues
   return out;
 }
 
-}  // namespace
+RootTests::RootTests(const Rules& rules, const Position& p, const LeafValues* leaves,
+                     size_t table_bytes, const std::atomic<bool>* stop,
+                     const Checkpointing* checkpoint)
+    : root_(std::make_unique<RootSearch>(rules, p.board, leaves, table_bytes, stop, checkpoint)),
+      stores_(p.mover_store - p.opponent_store) {}
 
-ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
-                             size_t table_bytes, const std::atomic<bool>* stop,
-                             const ValueProgress& progress, const Checkpointing* checkpoint) {
-  const int stores = p.mover_store - p.opponent_store;
-  return root_value(rules, p, leaves, table_bytes, {INT_MIN, INT_MAX}, stores, stop, progress,
-                    checkpoint);
+RootTests::~RootTests() {
+  if (root_->pauses) root_->pauses->save();
 }
 
-ParallelValue value_within(const Rules& rules, const Position& p, const LeafValues* leaves,
-                           size_t table_bytes, Bounds window, int guess,
-                           const std::atomic<bool>* stop, const Checkpointing* checkpoint) {
-  return root_value(rules, p, leaves, table_bytes, window, guess, stop, {}, checkpoint);
+Bounds RootTests::test(int beta) {
+  const int b = std::clamp(beta - stores_, -root_->seeds, root_->seeds + 1);
+  const Bounds proven = test_root(root_->moves, root_->table, b, root_->threads,
+                                  root_->pauses.get());
+  return {stores_ + std::max(proven.lower, -root_->seeds),
+          stores_ + std::min(proven.upper, root_->seeds)};
 }
+
+uint64_t RootTests::nodes() const {
+  uint64_t nodes = 0, probes = 0;
+  add_counts(root_->moves, nodes, probes);
+  return nodes;
+}
+
+uint64_t RootTests::probes() const {
+  uint64_t nodes = 0, probes = 0;
+  add_counts(root_->moves, nodes, probes);
+  return probes;
+}
+
+uint64_t RootTests::earlier_nodes() const { return root_->earlier_nodes; }
 
 ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const LeafValues* leaves,
                                   size_t table_bytes, const std::atomic<bool>* stop,
@@ -101,7 +111,7 @@ ParallelAnalysis analyse_parallel(const Rules& rules, const Position& p, const L
   };
   // The value first: it settles the best move and bounds every other; then each other move's
   // exact value, every thread on it, over the same table.
-  root.value(0, go_on);
+  root.value(go_on);
   report();
   for (RootMove& t : root.moves)
     if (!(stop && stop->load()) && !t.bounds.exact()) root.settle(t, go_on);

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "solver/analysis.h"
@@ -92,12 +93,26 @@ ParallelValue value_parallel(const Rules& rules, const Position& p, const LeafVa
                              const ValueProgress& progress = {},
                              const Checkpointing* checkpoint = nullptr);
 
-// A question rather than the value: is the final margin within `window`, and if so what is it?
-// MTD(f) from `guess` (a final margin: the first test asks "at least guess?"), stopped as soon as
-// the bounds proven lie outside the window. The pie rule's value (solver/openings.h) asks it.
-ParallelValue value_within(const Rules& rules, const Position& p, const LeafValues* leaves,
-                           size_t table_bytes, Bounds window, int guess,
-                           const std::atomic<bool>* stop = nullptr,
-                           const Checkpointing* checkpoint = nullptr);
+// Null-window tests "is the final margin at least beta?" on one position, on all cores over one
+// shared table kept between them: the tests of value_parallel's MTD(f), for a caller that picks
+// its own (the pie rule's value, solver/openings.h). The position must not be over. With a
+// checkpoint, it resumes from the state saved and saves again when destroyed.
+struct RootSearch;
+class RootTests {
+ public:
+  RootTests(const Rules& rules, const Position& p, const LeafValues* leaves, size_t table_bytes,
+            const std::atomic<bool>* stop = nullptr, const Checkpointing* checkpoint = nullptr);
+  ~RootTests();
+  // The bounds proven (final margins; all of them so far): one decides the test, unless `stop`
+  // was raised.
+  Bounds test(int beta);
+  uint64_t nodes() const;
+  uint64_t probes() const;
+  uint64_t earlier_nodes() const;
+
+ private:
+  std::unique_ptr<RootSearch> root_;
+  int stores_;
+};
 
 }  // namespace kalah

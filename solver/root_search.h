@@ -53,13 +53,13 @@ struct RootSearch {
   // Saves the state; every thread is out of the table.
   void save() const;
 
-  // MTD(f) at the root from `guess`: the bounds proven on the board's V, its value unless
-  // `after_test` (as mtdf's) stopped it.
+  // MTD(f) at the root: the bounds proven on the board's V, its value unless `after_test` (as
+  // mtdf's) stopped it.
   template <class AfterTest>
-  Bounds value(int guess, AfterTest&& after_test) {
+  Bounds value(AfterTest&& after_test) {
     Bounds bounds{-seeds, seeds};
     mtdf(
-        bounds, guess, [&](int beta) { return test_root(moves, table, beta, threads, pauses.get()); },
+        bounds, 0, [&](int beta) { return test_root(moves, table, beta, threads, pauses.get()); },
         after_test);
     return bounds;
   }

@@ -151,9 +151,9 @@ int solve_pie(const Job& job, bool value_only, const CheckpointsFor& checkpoints
       value_only
           ? pie_value_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
                                [&](size_t searched) {
-                                 progress.show("pie rule: searching opening " +
-                                               std::to_string(searched + 1) + " of " +
-                                               std::to_string(total));
+                                 progress.show("pie rule, " + std::to_string(total) +
+                                               " openings: search " +
+                                               std::to_string(searched + 1));
                                },
                                checkpoints)
           : pie_position(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
