@@ -149,9 +149,11 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   const test::Outcome reference = test::kalah(game);
   ASSERT_EQ(reference.status, 0) << reference.out;
 
-  test::Process solve(KALAH_EXE, {"solve", "--pits", "5", "--seeds", "4", "--capture", "empty",
-                                  "--no-db", "--threads", "1", "--json", "--checkpoint",
-                                  dir.str("ck"), "--checkpoint-every", "0.3"});
+  const std::vector<std::string> args{"solve",   "--pits",      "5",       "--seeds",
+                                      "4",       "--capture",   "empty",   "--no-db",
+                                      "--threads", "1",         "--json",  "--checkpoint",
+                                      dir.str("ck"), "--checkpoint-every", "0.3"};
+  test::Process solve(KALAH_EXE, args);
   const auto has_checkpoint = [&] {
     return std::filesystem::exists(dir.str("ck")) &&
            !std::filesystem::is_empty(dir.str("ck"));
@@ -163,6 +165,14 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   const int status = solve.wait();
   ASSERT_TRUE(has_checkpoint()) << solve.output();
   if (status == 0) GTEST_SKIP() << "the solve finished before it was killed";
+
+  // Resumed and stopped with Ctrl-C at once, it counts the killed run's nodes too.
+  test::Process stopped(KALAH_EXE, args);
+  ASSERT_TRUE(stopped.read_until("resuming from")) << stopped.output();
+  stopped.signal(SIGINT);
+  if (stopped.wait() == 130)
+    EXPECT_NE(stopped.output().find("\"earlier_nodes\": "), std::string::npos)
+        << stopped.output();
 
   const test::Outcome resumed = test::kalah(game + " --checkpoint " + dir.str("ck"));
   ASSERT_EQ(resumed.status, 0) << resumed.out;

@@ -90,21 +90,24 @@ struct Job {
   double elapsed() const { return seconds_since(start); }
 };
 
-// Ctrl-C: the bounds proven so far (exit status 130).
-int interrupted(const Job& job, int lo, int hi, uint64_t nodes) {
+// Ctrl-C: the bounds proven so far (exit status 130). `earlier_nodes`: the runs a checkpoint
+// resumed from searched them, as a finished answer counts them.
+int interrupted(const Job& job, int lo, int hi, uint64_t nodes, uint64_t earlier_nodes) {
   const char* mover = side_name(job.position.mover);
-  if (job.json)
-    std::cout
-        << interrupted_json("solve", job.rules, job.position, lo, hi, nodes, job.elapsed()).str()
-        << std::endl;
-  else if (lo == hi)
-    std::cout << "interrupted after " << nodes << " nodes, " << job.elapsed()
-              << " s: the value for " << mover << " is " << signed_number(lo)
-              << "; the rest of the analysis was not finished" << std::endl;
+  if (job.json) {
+    JsonObject answer =
+        interrupted_json("solve", job.rules, job.position, lo, hi, nodes, job.elapsed());
+    std::cout << add_earlier_nodes(answer, earlier_nodes).str() << std::endl;
+    return kExitInterrupted;
+  }
+  std::cout << "interrupted after " << nodes << " nodes";
+  if (earlier_nodes) std::cout << " (and " << earlier_nodes << " before the checkpoint)";
+  std::cout << ", " << job.elapsed() << " s: the value for " << mover;
+  if (lo == hi)
+    std::cout << " is " << signed_number(lo) << "; the rest of the analysis was not finished\n";
   else
-    std::cout << "interrupted after " << nodes << " nodes, " << job.elapsed()
-              << " s: the value for " << mover << " lies in [" << signed_number(lo) << ", "
-              << signed_number(hi) << "]" << std::endl;
+    std::cout << " lies in [" << signed_number(lo) << ", " << signed_number(hi) << "]\n";
+  std::cout.flush();
   return kExitInterrupted;
 }
 
@@ -169,7 +172,7 @@ int solve_pie(const Job& job, bool value_only, const CheckpointsFor& checkpoints
   if (out.interrupted) {
     const int s = seeds(job.position.board);
     const int stores = job.position.mover_store - job.position.opponent_store;
-    return interrupted(job, stores - s, stores + s, out.nodes);
+    return interrupted(job, stores - s, stores + s, out.nodes, out.earlier_nodes);
   }
   if (job.json)
     std::cout << add_earlier_nodes(pie_json("solve", job.rules, job.position, out.pie)
@@ -191,7 +194,8 @@ int print_analysis(const Job& job, const Report& report) {
   try {
     certificate = certify(job, report.analysis.value);
   } catch (const SearchInterrupted&) {
-    return interrupted(job, report.analysis.value, report.analysis.value, report.nodes);
+    return interrupted(job, report.analysis.value, report.analysis.value, report.nodes,
+                       report.earlier_nodes);
   }
   if (job.json) {
     JsonObject answer = analysis_json("solve", report);
@@ -232,13 +236,13 @@ int solve_value(const Job& job) {
           : value_parallel(job.rules, job.position, job.db.get(), job.table_bytes, &g_stop,
                            progress, job.checkpointing());
   copies.check();
-  if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes);
+  if (pv.interrupted) return interrupted(job, pv.lower, pv.upper, pv.nodes, pv.earlier_nodes);
   const double seconds = job.elapsed();  // the value's; the certificate's are its own
   std::optional<Certified> certificate;
   try {
     certificate = certify(job, pv.lower);
   } catch (const SearchInterrupted&) {
-    return interrupted(job, pv.lower, pv.upper, pv.nodes);
+    return interrupted(job, pv.lower, pv.upper, pv.nodes, pv.earlier_nodes);
   }
   if (job.json) {
     JsonObject answer = value_json("solve", job.rules, job.position, pv.lower, pv.nodes, pv.probes,
@@ -263,7 +267,8 @@ int solve_full(const Job& job) {
       },
       job.checkpointing(), job.over);
   progress.clear();
-  if (out.interrupted) return interrupted(job, out.lower, out.upper, out.report.nodes);
+  if (out.interrupted)
+    return interrupted(job, out.lower, out.upper, out.report.nodes, out.report.earlier_nodes);
   out.report.seconds = job.elapsed();
   return print_analysis(job, out.report);
 }
