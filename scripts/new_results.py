@@ -181,7 +181,7 @@ def row(r):
              else "not computed (value alone)")
     c = r["certificate"]
     pie = f"{r['pie']['value']:+d} ({r['pie']['opening']})" if "pie" in r else "not computed"
-    pie = pie.replace("+0", "0")
+    pie = pie.replace("+0", "0") + (", tests" if r.get("pie", {}).get("value_only") else "")
     second = r["second"]
     agree = "same" if second["value"] == r["value"] else f"DIFFERS: {second['value']:+d}"
     value = f"{r['value']:+d}" if r["value"] else "0"
@@ -219,7 +219,9 @@ def section(records):
         "openings say \"value alone\"). Where the database names two, the full analysis ran",
         "later with a bigger database than the value and its certificate. The certificate's",
         "seconds are writing it on one thread after the value. The pie-rule value is the best",
-        "opening once the opponent may swap. Second way: the value again with another database",
+        "opening once the opponent may swap (\"tests\": found by `--pie --value-only`, null-window",
+        "tests that value the best opening alone, docs/design.md §1; the others valued every",
+        "opening). Second way: the value again with another database",
         "(or none) on one thread. Reproduce a row with `scripts/verify_results.sh --new",
         "m,n,capture` (records and certificates in docs/results/).",
         "",

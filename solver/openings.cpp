@@ -96,9 +96,8 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
         o.after, over ? terminal_value(rules, o.after.board)
                       : heuristic_move(rules, o.after.board, nullptr, kEstimateDepth).estimate);
     estimate.push_back(sign.back() * margin);
-    PieOpening po{o.turn, 0, -total, total, false};
-    if (over) po.value = po.lower = po.upper = estimate.back();
-    pie.openings.push_back(po);
+    pie.openings.push_back({o.turn, 0, over ? estimate.back() : -total,
+                            over ? estimate.back() : total, false});
   }
   std::vector<int> order(first.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -119,18 +118,17 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
         settle_within(*tests(first[k].after), m, reach, leaning);
         po.lower = sign[k] > 0 ? m.lower : -m.upper;
         po.upper = sign[k] > 0 ? m.upper : -m.lower;
-        po.swapped = po.lower > 0;
       }
       if (po.exact() && std::abs(po.lower) <= reach) {
-        po.value = po.lower;
-        po.swapped = po.value > 0;
-        near = std::abs(po.value);
+        near = std::abs(po.lower);
         best = k;
       }
     }
   }
-  for (PieOpening& po : pie.openings)
+  for (PieOpening& po : pie.openings) {
     if (po.exact()) po.value = po.lower;
+    po.swapped = po.lower > 0;
+  }
   pie.value = -near;
   pie.best = best;
   return pie;
