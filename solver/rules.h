@@ -127,8 +127,16 @@ Board start_board(int m, int n);
 inline bool is_terminal(const Rules& rules, int mover, int opponent) {
   return mover == 0 || (rules.end == End::kImmediate && opponent == 0);
 }
+// Whether the row of m pits from `first` is empty: one load, no sum.
+inline bool row_empty(const Board& b, int first, int m) {
+  uint64_t row;
+  std::memcpy(&row, b.pits.data() + first, sizeof row);  // first + 8 <= 16 for rows of m <= 8
+  if (m < 8) row &= (uint64_t{1} << (8 * m)) - 1;
+  return row == 0;
+}
 inline bool is_terminal(const Rules& rules, const Board& b) {
-  return is_terminal(rules, mover_seeds(b, rules.pits), opponent_seeds(b, rules.pits));
+  return row_empty(b, 0, rules.pits) ||
+         (rules.end == End::kImmediate && row_empty(b, rules.pits, rules.pits));
 }
 
 // V of a finished board: what the remainder rule adds to the mover minus the opponent.

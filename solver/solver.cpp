@@ -69,14 +69,15 @@ void Solver::check_interrupt() {
 
 void Solver::generate(const Board& b, Children& children) const {
   const int m = rules_.pits;
+  const int on_board = seeds(b);
   for (int pit = 0; pit < m; ++pit) {
     if (b.pits[pit] == 0) continue;
     const int i = children.count++;
-    const Board& c = (children.result[i] = play(rules_, b, pit)).board;
+    const MoveResult& r = children.result[i] = play(rules_, b, pit);
+    const Board& c = r.board;
     children.pit[i] = pit;
-    const int mover = mover_seeds(c, m), opponent = opponent_seeds(c, m);
-    const int s = mover + opponent;
-    if (is_terminal(rules_, mover, opponent)) {
+    const int s = on_board - r.gain;  // what the move put in the store left the board
+    if (is_terminal(rules_, c)) {
       children.kind[i] = Children::kFinished;
     } else if (s <= leaf_seeds_) {
       children.kind[i] = Children::kLeaf;
