@@ -157,7 +157,7 @@ def pie(r, top, extra=()):
     p, _ = solve(r["m"], r["n"], r["capture"], top, "--pie", "--value-only", *extra)
     r["pie"] = {"value": p["value"], "opening": p["best_opening"], "seconds": p["seconds"],
                 "nodes": p["nodes"] + p.get("earlier_nodes", 0), "database": top,
-                "value_only": True}
+                "value_only": True, "resumed": "earlier_nodes" in p}
 
 
 def count(x):

@@ -104,11 +104,13 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return std::abs(estimate[a]) < std::abs(estimate[b]);
   });
-  int near = total + 1, best = -1;  // the best |w| so far, and its opening
+  // The best |w| so far, and its opening: the first found, not the first listed (proving that
+  // no opening listed before it ties would be a test at the value for each of them).
+  int near = total + 1, best = -1;
   for (int round = 0; best < 0; round = round ? 2 * round : 1) {
     const int r = std::min(round, total);
     for (const int k : order) {
-      const int reach = best < 0 ? r : k < best ? near : near - 1;  // |w| <= reach is better
+      const int reach = best < 0 ? r : near - 1;  // |w| <= reach is better
       PieOpening& po = pie.openings[k];
       if (reach < 0 || po.upper < -reach || po.lower > reach) continue;  // known to be no better
       if (!po.exact()) {

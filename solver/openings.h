@@ -31,22 +31,22 @@ struct PieOpening {
 };
 struct PieAnalysis {
   int value = 0;  // the first player's margin under the pie rule: max over openings of -|w|
-  int best = 0;   // index of the first opening reaching it
+  int best = 0;   // index of the first opening reaching it (pie_value: of one reaching it)
   bool value_only = false;  // pie_value's: only the best opening is sure to be exact
   std::vector<PieOpening> openings;
 };
 // Throws std::invalid_argument when the game is already over (there is no opening).
 PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& value);
 
-// The pie rule's value and best opening alone, for null-window tests rather than every
+// The pie rule's value and an opening reaching it, for null-window tests rather than every
 // opening's exact value (docs/design.md §1). Rounds look for an opening with |w| <= r, r = 0, 1,
 // 2, 4, ..., each opening one test at the window's edge; the first found inside is valued within
-// it, and the rest asked only whether they come nearer a draw (|w| below the best; at most it
-// for openings listed before the best, so that the best is the first reaching the value, as
-// pie_rule's). Openings in the order of a shallow estimate, nearest a draw first. `tests(after)`
-// runs "is the final margin of after's mover at least beta?" tests on a table kept between them
-// (parallel_search.h's RootTests); it may throw to stop. The value and best opening equal
-// pie_rule's; each opening gets the bounds its tests proved (the best exact).
+// it, and the rest asked only whether they come nearer a draw (|w| below the best). Openings in
+// the order of a shallow estimate, nearest a draw first. `tests(after)` runs "is the final
+// margin of after's mover at least beta?" tests on a table kept between them (parallel_search.h's
+// RootTests); it may throw to stop. The value equals pie_rule's; `best` is the opening found
+// first among those reaching it (pie_rule's is the first listed), the only one sure to be exact;
+// the others get the bounds their tests proved.
 struct MarginTests {
   virtual ~MarginTests() = default;
   // The bounds proven on the final margin: at least one of them decides "at least beta?".
