@@ -109,8 +109,7 @@ class PieTests : public MarginTests {
         stop_(stop),
         out_(out) {}
   ~PieTests() override {
-    out_.nodes += tests_.nodes();
-    out_.probes += tests_.probes();
+    tests_.add_counts(out_.nodes, out_.probes);
     out_.earlier_nodes += tests_.earlier_nodes();
   }
   Bounds test(int beta) override {

@@ -155,7 +155,9 @@ JsonObject pie_json(const std::string& command, const Rules& rules, const Positi
   for (const auto& o : pie.openings) {
     JsonObject opening = JsonObject().add("turn", format_turn(o.turn));
     if (o.exact())
-      opening.add("value", o.value).add("swap", o.swapped).add("value_with_pie", -std::abs(o.value));
+      opening.add("value", o.value)
+          .add("swap", o.swapped)
+          .add("value_with_pie", -std::abs(o.value));
     else
       opening.add("lower", o.lower).add("upper", o.upper);
     list.push_back(opening);

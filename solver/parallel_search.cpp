@@ -66,16 +66,8 @@ Bounds RootTests::test(int beta) {
           stores_ + std::min(proven.upper, root_->seeds)};
 }
 
-uint64_t RootTests::nodes() const {
-  uint64_t nodes = 0, probes = 0;
-  add_counts(root_->moves, nodes, probes);
-  return nodes;
-}
-
-uint64_t RootTests::probes() const {
-  uint64_t nodes = 0, probes = 0;
-  add_counts(root_->moves, nodes, probes);
-  return probes;
+void RootTests::add_counts(uint64_t& nodes, uint64_t& probes) const {
+  kalah::add_counts(root_->moves, nodes, probes);
 }
 
 uint64_t RootTests::earlier_nodes() const { return root_->earlier_nodes; }

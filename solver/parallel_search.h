@@ -106,8 +106,8 @@ class RootTests {
   // The bounds proven (final margins; all of them so far): one decides the test, unless `stop`
   // was raised.
   Bounds test(int beta);
-  uint64_t nodes() const;
-  uint64_t probes() const;
+  // Adds the nodes and probes of this run's tests.
+  void add_counts(uint64_t& nodes, uint64_t& probes) const;
   uint64_t earlier_nodes() const;
 
  private:

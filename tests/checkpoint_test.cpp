@@ -149,10 +149,10 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   const test::Outcome reference = test::kalah(game);
   ASSERT_EQ(reference.status, 0) << reference.out;
 
-  const std::vector<std::string> args{"solve",   "--pits",      "5",       "--seeds",
-                                      "4",       "--capture",   "empty",   "--no-db",
-                                      "--threads", "1",         "--json",  "--checkpoint",
-                                      dir.str("ck"), "--checkpoint-every", "0.3"};
+  const std::vector<std::string> args{"solve",   "--pits",    "5",         "--seeds", "4",
+                                      "--capture", "empty",   "--no-db",   "--threads", "1",
+                                      "--json",  "--checkpoint", dir.str("ck"),
+                                      "--checkpoint-every", "0.3"};
   test::Process solve(KALAH_EXE, args);
   const auto has_checkpoint = [&] {
     return std::filesystem::exists(dir.str("ck")) &&
@@ -170,9 +170,10 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   test::Process stopped(KALAH_EXE, args);
   ASSERT_TRUE(stopped.read_until("resuming from")) << stopped.output();
   stopped.signal(SIGINT);
-  if (stopped.wait() == 130)
+  if (stopped.wait() == 130) {
     EXPECT_NE(stopped.output().find("\"earlier_nodes\": "), std::string::npos)
         << stopped.output();
+  }
 
   const test::Outcome resumed = test::kalah(game + " --checkpoint " + dir.str("ck"));
   ASSERT_EQ(resumed.status, 0) << resumed.out;

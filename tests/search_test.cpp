@@ -218,37 +218,39 @@ class SolverTests : public MarginTests {
 TEST(Search, PieValueMatchesThePieRule) {
   std::mt19937_64 rng(2612);
   int openings_total = 0;
-  for (int m = 1; m <= 4; ++m) for (const Rules& r : test::all_variants(m)) {
-    Solver solver(r, 1 << 20);
-    for (int k = 0; k < 12; ++k) {
-      const Position p = k < 3 ? Position{start_board(m, k + 1)}
-                               : random_position(rng, m, 4 * m);
-      if (is_terminal(r, p.board)) continue;
-      const std::string where = describe(r) + " " + format_relative(p, m);
-      const PieAnalysis full = pie_rule(r, p, values_of(solver));
-      const PieAnalysis quick = pie_value(r, p, [&](const Position& after) {
-        return std::make_unique<SolverTests>(solver, after);
-      });
-      EXPECT_TRUE(quick.value_only);
-      EXPECT_EQ(quick.value, full.value) << where;
-      EXPECT_EQ(-std::abs(full.openings[quick.best].value), full.value) << where;
-      ASSERT_EQ(quick.openings.size(), full.openings.size()) << where;
-      for (size_t i = 0; i < full.openings.size(); ++i) {
-        const PieOpening& o = quick.openings[i];
-        EXPECT_EQ(o.turn, full.openings[i].turn) << where;
-        EXPECT_LE(o.lower, full.openings[i].value) << where << " opening " << i;
-        EXPECT_GE(o.upper, full.openings[i].value) << where << " opening " << i;
-        if (o.exact()) {
-          EXPECT_EQ(o.value, full.openings[i].value) << where;
+  for (int m = 1; m <= 4; ++m) {
+    for (const Rules& r : test::all_variants(m)) {
+      Solver solver(r, 1 << 20);
+      for (int k = 0; k < 12; ++k) {
+        const Position p = k < 3 ? Position{start_board(m, k + 1)}
+                                 : random_position(rng, m, 4 * m);
+        if (is_terminal(r, p.board)) continue;
+        const std::string where = describe(r) + " " + format_relative(p, m);
+        const PieAnalysis full = pie_rule(r, p, values_of(solver));
+        const PieAnalysis quick = pie_value(r, p, [&](const Position& after) {
+          return std::make_unique<SolverTests>(solver, after);
+        });
+        EXPECT_TRUE(quick.value_only);
+        EXPECT_EQ(quick.value, full.value) << where;
+        EXPECT_EQ(-std::abs(full.openings[quick.best].value), full.value) << where;
+        ASSERT_EQ(quick.openings.size(), full.openings.size()) << where;
+        for (size_t i = 0; i < full.openings.size(); ++i) {
+          const PieOpening& o = quick.openings[i];
+          EXPECT_EQ(o.turn, full.openings[i].turn) << where;
+          EXPECT_LE(o.lower, full.openings[i].value) << where << " opening " << i;
+          EXPECT_GE(o.upper, full.openings[i].value) << where << " opening " << i;
+          if (o.exact()) {
+            EXPECT_EQ(o.value, full.openings[i].value) << where;
+          }
+          // An opening left with bounds was shown to be no nearer a draw (after a draw, none
+          // needs searching).
+          if (!o.exact() && full.value < 0) {
+            EXPECT_TRUE(o.lower >= -full.value || o.upper <= full.value) << where << " " << i;
+          }
         }
-        // An opening left with bounds was shown to be no nearer a draw (after a draw, none
-        // needs searching).
-        if (!o.exact() && full.value < 0) {
-          EXPECT_TRUE(o.lower >= -full.value || o.upper <= full.value) << where << " " << i;
-        }
+        EXPECT_TRUE(quick.openings[quick.best].exact()) << where;
+        openings_total += static_cast<int>(full.openings.size());
       }
-      EXPECT_TRUE(quick.openings[quick.best].exact()) << where;
-      openings_total += static_cast<int>(full.openings.size());
     }
   }
   EXPECT_GT(openings_total, 500);

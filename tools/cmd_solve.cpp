@@ -59,7 +59,7 @@ constexpr CommandHelp kHelp = {
     "  kalah solve 2,0,0,1,9,0,0,3,1,10,N                 the same, absolute, North to move\n"
     "  kalah solve --seeds 4 --capture empty --db db      Kalah(6,4) with a database: +10\n"
     "  kalah solve --pits 4 --seeds 3 --pie               under the pie rule\n"
-    "  kalah solve --pits 7 --seeds 3 --pie --value-only  its value: a value search per opening\n"
+    "  kalah solve --pits 7 --seeds 3 --pie --value-only  its value: null-window tests only\n"
     "  kalah solve --seeds 5 --capture empty --db db --value-only\n"
     "                                                     Kalah(6,5): the value alone, +12\n"
     "  kalah solve --pits 4 --seeds 3 --moves 'S:2-3 N:2'  after a game's first turns\n"};

@@ -59,7 +59,7 @@ void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uin
       std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(o.turn).c_str(),
                     signed_number(o.value).c_str(), o.swapped ? "swap  " : "keep  ",
                     signed_number(-std::abs(o.value)).c_str());
-    else  // the value search of the pie rule proved only that it is no better
+    else  // --pie --value-only proved only that it comes no nearer a draw
       std::snprintf(row, sizeof row, "  %-14s %s .. %s: no nearer a draw\n",
                     format_turn(o.turn).c_str(), signed_number(o.lower).c_str(),
                     signed_number(o.upper).c_str());
