@@ -5,7 +5,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace kalah {
 namespace {
@@ -85,43 +84,10 @@ bool Ranker::next_row(uint8_t* row) const {
   return false;
 }
 
-namespace {
-
-// row_rank for a row of M pits, unrolled: the search ranks every leaf it probes, and the loop
-// over a run-time m was 11 % of the Kalah(6,4) value's instructions (callgrind).
-template <int M>
-uint64_t row_rank_of(const uint8_t* row) {
-  uint64_t r = 0;
-  int bar = 0;
-  for (int j = 0; j + 1 < M; ++j) {
-    bar += row[M - 1 - j];
-    r += detail::kBinomials.c[bar + j][j + 1];
-  }
-  return r;
-}
-
-template <int M>
-std::pair<uint64_t, uint64_t> row_ranks(const Board& b) {
-  return {row_rank_of<M>(&b.pits[0]), row_rank_of<M>(&b.pits[M])};
-}
-
-}  // namespace
-
 uint64_t Ranker::rank(const Board& b) const {
   const int k = mover_seeds(b, m_);
   const int s = k + opponent_seeds(b, m_);
-  std::pair<uint64_t, uint64_t> rows;
-  switch (m_) {
-    case 1: rows = row_ranks<1>(b); break;
-    case 2: rows = row_ranks<2>(b); break;
-    case 3: rows = row_ranks<3>(b); break;
-    case 4: rows = row_ranks<4>(b); break;
-    case 5: rows = row_ranks<5>(b); break;
-    case 6: rows = row_ranks<6>(b); break;
-    case 7: rows = row_ranks<7>(b); break;
-    default: rows = row_ranks<8>(b); break;  // m <= kMaxPits, checked by the constructor
-  }
-  return rank_of_rows(s, k, rows.first, rows.second);
+  return rank_of_rows(s, k, row_rank(&b.pits[0]), row_rank(&b.pits[m_]));
 }
 
 Board Ranker::unrank(int s, uint64_t r) const {

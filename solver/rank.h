@@ -43,6 +43,19 @@ constexpr BinomialTable make_binomials() {
   return t;
 }
 inline constexpr BinomialTable kBinomials = make_binomials();
+
+// Ranker::row_rank for rows of M pits, unrolled: the search ranks every leaf it probes, and a
+// loop over a run-time m was 11 % of the Kalah(6,4) value's instructions (callgrind).
+template <int M>
+uint64_t row_rank(const uint8_t* row) {
+  uint64_t r = 0;
+  int bar = 0;
+  for (int j = 0; j + 1 < M; ++j) {
+    bar += row[M - 1 - j];
+    r += kBinomials.c[bar + j][j + 1];
+  }
+  return r;
+}
 }  // namespace detail
 
 class Ranker {
@@ -78,13 +91,16 @@ class Ranker {
   // by the store then vary fastest in rank order, which made layer files about 20 % smaller under
   // zstd than the other direction (measured on m = 6, layer 17).
   uint64_t row_rank(const uint8_t* row) const {
-    uint64_t r = 0;
-    int bar = 0;
-    for (int j = 0; j + 1 < m_; ++j) {
-      bar += row[m_ - 1 - j];
-      r += detail::kBinomials.c[bar + j][j + 1];
+    switch (m_) {
+      case 1: return detail::row_rank<1>(row);
+      case 2: return detail::row_rank<2>(row);
+      case 3: return detail::row_rank<3>(row);
+      case 4: return detail::row_rank<4>(row);
+      case 5: return detail::row_rank<5>(row);
+      case 6: return detail::row_rank<6>(row);
+      case 7: return detail::row_rank<7>(row);
+      default: return detail::row_rank<8>(row);  // m <= kMaxPits, checked by the constructor
     }
-    return r;
   }
   void row_unrank(int k, uint64_t r, uint8_t* row) const;
   void first_row(int k, uint8_t* row) const;
