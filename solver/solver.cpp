@@ -32,6 +32,7 @@ struct Solver::Children {
   MoveResult result[kMaxPits];
   int pit[kMaxPits];
   Kind kind[kMaxPits];
+  int seeds[kMaxPits];  // on the child's board
   uint64_t leaf_at[kMaxPits];
   int count = 0;
   int order[kMaxPits];
@@ -76,7 +77,7 @@ void Solver::generate(const Board& b, Children& children) const {
     const MoveResult& r = children.result[i] = play(rules_, b, pit);
     const Board& c = r.board;
     children.pit[i] = pit;
-    const int s = on_board - r.gain;  // what the move put in the store left the board
+    const int s = children.seeds[i] = on_board - r.gain;  // the store's gain left the board
     if (is_terminal(rules_, c)) {
       children.kind[i] = Children::kFinished;
     } else if (s <= leaf_seeds_) {
@@ -167,13 +168,21 @@ int Solver::order(Children& children, int table_move, Node& node) {
 }
 
 int Solver::search(const Board& b, int alpha, int beta) {
-  if ((++nodes_ & (kInterruptInterval - 1)) == 0) check_interrupt();
-  if (is_terminal(rules_, b)) return terminal_value(rules_, b);
+  if (is_terminal(rules_, b)) {
+    ++nodes_;
+    return terminal_value(rules_, b);
+  }
   const int s = seeds(b);
   if (s <= leaf_seeds_) {
+    ++nodes_;
     ++probes_;
     return leaves_->value(b);
   }
+  return search(b, s, alpha, beta);
+}
+
+int Solver::search(const Board& b, int s, int alpha, int beta) {
+  if ((++nodes_ & (kInterruptInterval - 1)) == 0) check_interrupt();
   if (alpha >= s) return s;
   if (beta <= -s) return -s;
 
@@ -195,9 +204,11 @@ int Solver::search(const Board& b, int alpha, int beta) {
   generate(b, children);
   const int count = order(children, table_move, node);
   const auto search_child = [&](int i) {
-    const MoveResult& r = children.result[children.order[i]];
+    const int c = children.order[i];
+    const MoveResult& r = children.result[c];
     const Window w = child_window(r, node.alpha, node.beta);
-    node.record(move_value(r, search(r.board, w.alpha, w.beta)), children.pit[children.order[i]]);
+    node.record(move_value(r, search(r.board, children.seeds[c], w.alpha, w.beta)),
+                children.pit[c]);
   };
   if (!table_.shared() || !tabled) {
     for (int i = 0; i < count && !node.cut(); ++i) search_child(i);

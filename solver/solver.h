@@ -72,6 +72,9 @@ class Solver {
   struct Children;
   static constexpr uint64_t kInterruptInterval = 4096;  // nodes between checks, a power of 2
   void check_interrupt();
+  // search() of a board neither finished nor in the leaves, with s seeds: what generate() knows
+  // of every child it leaves to search, so the child's search skips both checks.
+  int search(const Board& b, int s, int alpha, int beta);
   // Plays every move of b into `children`, prefetching each child's table bucket or leaf value.
   void generate(const Board& b, Children& children) const;
   // Records the children whose values are known at once (finished, in the leaves, or settled by
