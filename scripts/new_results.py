@@ -152,8 +152,8 @@ def analyse(r, top):
 
 
 def pie(r, top, extra=()):
-    """The pie rule's value and best opening: a value search per opening (`--pie --value-only`),
-    each stopped once it shows whether the opening beats the best so far."""
+    """The pie rule's value and an opening reaching it (`--pie --value-only`: null-window tests
+    that value that opening alone, docs/design.md §1)."""
     p, _ = solve(r["m"], r["n"], r["capture"], top, "--pie", "--value-only", *extra)
     r["pie"] = {"value": p["value"], "opening": p["best_opening"], "seconds": p["seconds"],
                 "nodes": p["nodes"] + p.get("earlier_nodes", 0), "database": top,

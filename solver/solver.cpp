@@ -68,9 +68,8 @@ void Solver::check_interrupt() {
   if (table_.growth_wanted()) throw SearchInterrupted();
 }
 
-void Solver::generate(const Board& b, Children& children) const {
+void Solver::generate(const Board& b, int on_board, Children& children) const {
   const int m = rules_.pits;
-  const int on_board = seeds(b);
   for (int pit = 0; pit < m; ++pit) {
     if (b.pits[pit] == 0) continue;
     const int i = children.count++;
@@ -201,7 +200,7 @@ int Solver::search(const Board& b, int s, int alpha, int beta) {
   const uint64_t nodes_before = nodes_;
   Node node{alpha, beta, -s - 1};
   Children children;
-  generate(b, children);
+  generate(b, s, children);
   const int count = order(children, table_move, node);
   const auto search_child = [&](int i) {
     const int c = children.order[i];
@@ -277,12 +276,12 @@ bool Solver::move_reaches(const Board& b, int pit, int v) {
 }
 
 int Solver::proving_move(const Board& b, int v) {
+  const int s = seeds(b);
   int table_move = -1;
-  if (TranspositionTable::Entry e; seeds(b) > untabled_seeds_ && table_.find(b, e))
-    table_move = e.move;
-  Node node{v - 1, v, -seeds(b) - 1};
+  if (TranspositionTable::Entry e; s > untabled_seeds_ && table_.find(b, e)) table_move = e.move;
+  Node node{v - 1, v, -s - 1};
   Children children;
-  generate(b, children);
+  generate(b, s, children);
   const int count = order(children, table_move, node);
   if (node.cut()) return node.best_pit;  // a child known at once, or proven by the table
   for (int i = 0; i < count; ++i) {

@@ -76,7 +76,8 @@ class Solver {
   // of every child it leaves to search, so the child's search skips both checks.
   int search(const Board& b, int s, int alpha, int beta);
   // Plays every move of b into `children`, prefetching each child's table bucket or leaf value.
-  void generate(const Board& b, Children& children) const;
+  // b holds `on_board` seeds (the caller knows them).
+  void generate(const Board& b, int on_board, Children& children) const;
   // Records the children whose values are known at once (finished, in the leaves, or settled by
   // their table bounds) and orders the others for search; returns how many to search.
   int order(Children& children, int table_move, Node& node);

@@ -316,7 +316,6 @@ TEST(Cli, PieRuleValueOnly) {
     const Outcome quick = kalah(game + " --value-only --threads " + threads);
     ASSERT_EQ(quick.status, 0) << quick.out;
     EXPECT_EQ(field(quick.out, "\"value\": "), field(full.out, "\"value\": ")) << quick.out;
-
     EXPECT_NE(quick.out.find("\"best_opening\": \""), std::string::npos) << quick.out;
     EXPECT_NE(quick.out.find("\"value_only\": true"), std::string::npos) << quick.out;
     EXPECT_NE(quick.out.find("\"upper\": "), std::string::npos) << quick.out;
