@@ -7,9 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# Line tables only (-g1): reports keep their file:line, and the build takes less time.
+# Line tables only (-g1): reports keep their file:line, and the build takes less time. -O1, the
+# level ASan's documentation suggests: on 2 cores the build took 214 s against 335 s at -O2, and
+# the suite 156 s against 163 s.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKALAH_SANITIZE=ON \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" >/dev/null
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" >/dev/null
 cmake --build build-asan -j"$(nproc)" >/dev/null
 # Less two tests that the normal build runs: the golden node counts and lean mode in every
 # variant repeat, at 3x the cost here (about 95 s each of the suite's 700), code the other search
