@@ -86,8 +86,9 @@ class DfPn {
         solver_(rules, size_t{1} << 30, &db),
         above_(above),
         db_max_(db.max_seeds()) {
-    for (int s = 0; s < 256; ++s)
-      work_[s] = static_cast<uint64_t>(std::pow(factor, std::max(0, s - db_max_)));
+    for (int s = 0; s < 256; ++s)  // below kInfinity / 16, so that sums of numbers stay finite
+      work_[s] = static_cast<uint64_t>(
+          std::min(std::pow(factor, std::max(0, s - db_max_)), static_cast<double>(kInfinity >> 4)));
     table_.reserve(size_t{1} << 22);
   }
   // Whether the bound holds.
@@ -169,7 +170,7 @@ class DfPn {
           second = mine;
         }
       }
-      const uint64_t total = static_cast<uint64_t>(std::min<uint64_t>(sum, kInfinity));
+      const uint64_t total = std::min(sum, kInfinity);
       const Numbers n = g.at_least ? Numbers{least, total} : Numbers{total, least};
       entry = n;
       if (n.proof >= proof_limit || n.disproof >= disproof_limit) return;
