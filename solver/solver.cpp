@@ -32,7 +32,6 @@ struct Solver::Children {
   MoveResult result[kMaxPits];
   int pit[kMaxPits];
   Kind kind[kMaxPits];
-  int seeds[kMaxPits];  // on the child's board
   uint64_t leaf_at[kMaxPits];
   int count = 0;
   int order[kMaxPits];
@@ -76,7 +75,7 @@ void Solver::generate(const Board& b, int on_board, Children& children) const {
     const MoveResult& r = children.result[i] = play(rules_, b, pit);
     const Board& c = r.board;
     children.pit[i] = pit;
-    const int s = children.seeds[i] = on_board - r.gain;  // the store's gain left the board
+    const int s = on_board - r.gain;  // the store's gain left the board
     if (is_terminal(rules_, c)) {
       children.kind[i] = Children::kFinished;
     } else if (s <= leaf_seeds_) {
@@ -206,8 +205,7 @@ int Solver::search(const Board& b, int s, int alpha, int beta) {
     const int c = children.order[i];
     const MoveResult& r = children.result[c];
     const Window w = child_window(r, node.alpha, node.beta);
-    node.record(move_value(r, search(r.board, children.seeds[c], w.alpha, w.beta)),
-                children.pit[c]);
+    node.record(move_value(r, search(r.board, s - r.gain, w.alpha, w.beta)), children.pit[c]);
   };
   if (!table_.shared() || !tabled) {
     for (int i = 0; i < count && !node.cut(); ++i) search_child(i);

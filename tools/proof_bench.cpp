@@ -28,6 +28,7 @@
 
 #include "db/database.h"
 #include "solver/solver.h"
+#include "solver/units.h"
 
 namespace {
 
@@ -193,11 +194,6 @@ class DfPn {
   std::unordered_map<Goal, Numbers, GoalHash> table_;
 };
 
-// Seconds since `start`.
-double since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 int run(int argc, char** argv) {
   if (argc != 2 && (argc < 6 || argc > 8)) {
     std::fprintf(stderr,
@@ -248,13 +244,13 @@ int run(int argc, char** argv) {
       auto start_time = std::chrono::steady_clock::now();
       int check;
       const uint64_t plain = prover.search(r.board, child_window(r, t - 1, t).alpha, &check);
-      const double plain_time = since(start_time);
+      const double plain_time = seconds_since(start_time);
       start_time = std::chrono::steady_clock::now();
       DfPn dfpn(rules, db, above, factor);
       const bool holds = r.extra_turn ? dfpn.prove(r.board, t - r.gain, true)
                                       : dfpn.prove(r.board, r.gain - t, false);
       if (holds != (t == v)) throw std::logic_error("df-pn and alpha-beta disagree");
-      const double dfpn_time = since(start_time);
+      const double dfpn_time = seconds_since(start_time);
       const uint64_t dfpn_nodes = dfpn.alpha_beta_nodes() + dfpn.expanded();
       plain_total += plain;
       other_total += dfpn_nodes;
