@@ -1,12 +1,8 @@
-// answer.cpp: the JSON answers (docs/json.md).
+// answer.cpp: the parts of the JSON answers (docs/json.md).
 #include "api/answer.h"
 
-#include <cstdlib>
-
-#include "api/move_choice.h"
 #include "kalah/version.h"
 #include "solver/notation.h"
-#include "solver/parallel_search.h"
 
 namespace kalah {
 
@@ -58,117 +54,21 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
   return out.add("finished", false).add("moves", moves);
 }
 
-JsonObject move_json(const std::string& command, const Rules& rules, const Position& p,
-                     const MoveChoice& c, double seconds) {
-  JsonObject out = position_json(command, rules, p);
-  if (c.pit < 0) {  // a finished game
-    return out.add("finished", true)
-        .add("value", c.value)
-        .add("result", result_word(c.value))
-        .add("seconds", seconds);
-  }
-  const Position next = apply(rules, p, c.pit);
-  out.add("finished", false).add("pit", c.pit + 1).add("proven", c.proven).add("value", c.value);
-  if (c.proven) out.add("result", result_word(c.value));
-  out.add("source", c.source);
-  if (c.source == "heuristic") out.add("depth", c.depth);
-  return out.add("extra_turn", next.mover == p.mover)
-      .add("next_position", format_relative(next, rules.pits))
-      .add("next_absolute", format_absolute(next, rules.pits))
-      .add("seconds", seconds);
-}
-
 JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
-                         const AnalysisProgress* so_far) {
+                         const SearchProgress* so_far) {
   JsonObject out = position_json(command, rules, p).add("running", true);
   if (!so_far) return out;
   std::vector<JsonObject> moves;
   for (const MoveBounds& m : so_far->moves)
-    moves.push_back(JsonObject().add("pit", m.pit + 1).add("lower", m.lower).add("upper", m.upper));
-  return out.add("lower", so_far->lower)
-      .add("upper", so_far->upper)
+    moves.push_back(JsonObject()
+                        .add("pit", m.pit + 1)
+                        .add("lower", m.bounds.lower)
+                        .add("upper", m.bounds.upper));
+  return out.add("lower", so_far->margin.lower)
+      .add("upper", so_far->margin.upper)
       .add("done", so_far->done)
       .add("total", so_far->total)
       .add("moves", moves);
-}
-
-JsonObject value_json(const std::string& command, const Rules& rules, const Position& p, int value,
-                      uint64_t nodes, uint64_t probes, double seconds, uint64_t earlier_nodes) {
-  JsonObject answer = position_json(command, rules, p)
-                          .add("value", value)
-                          .add("result", result_word(value))
-                          .add("value_only", true)
-                          .add("nodes", nodes)
-                          .add("probes", probes)
-                          .add("seconds", seconds);
-  return add_earlier_nodes(answer, earlier_nodes);
-}
-
-JsonObject& add_earlier_nodes(JsonObject& answer, uint64_t earlier_nodes) {
-  return earlier_nodes ? answer.add("earlier_nodes", earlier_nodes) : answer;
-}
-
-JsonObject interrupted_json(const std::string& command, const Rules& rules, const Position& p,
-                            int lower, int upper, uint64_t nodes, double seconds) {
-  return position_json(command, rules, p)
-      .add("interrupted", true)
-      .add("lower", lower)
-      .add("upper", upper)
-      .add("source", "bounds")
-      .add("nodes", nodes)
-      .add("seconds", seconds);
-}
-
-JsonObject analysis_json(const std::string& command, const Report& r) {
-  const Analysis& a = r.analysis;
-  const int m = r.rules.pits;
-  std::vector<JsonObject> moves;
-  for (const auto& mv : a.moves) {
-    const Position next = apply(r.rules, r.position, mv.pit);
-    moves.push_back(JsonObject()
-                        .add("pit", mv.pit + 1)
-                        .add("value", mv.value)
-                        .add("result", result_word(mv.value))
-                        .add("turn", format_turn(mv.turn))
-                        .add("position", format_relative(next, m))
-                        .add("absolute", format_absolute(next, m)));
-  }
-  std::vector<std::string> line;
-  for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
-  JsonObject answer = position_json(command, r.rules, r.position)
-                          .add("value", a.value)
-                          .add("result", result_word(a.value))
-                          .add("board_value", a.board_value)
-                          .add("finished", a.finished)
-                          .add("moves", moves)
-                          .add("best_line", line)
-                          .add("source", r.source)
-                          .add("nodes", r.nodes)
-                          .add("probes", r.probes)
-                          .add("seconds", r.seconds);
-  return add_earlier_nodes(answer, r.earlier_nodes);
-}
-
-JsonObject pie_json(const std::string& command, const Rules& rules, const Position& p,
-                    const PieAnalysis& pie) {
-  std::vector<JsonObject> list;
-  for (const auto& o : pie.openings) {
-    JsonObject opening = JsonObject().add("turn", format_turn(o.turn));
-    if (o.exact())
-      opening.add("value", o.value)
-          .add("swap", o.swapped)
-          .add("value_with_pie", -std::abs(o.value));
-    else
-      opening.add("lower", o.lower).add("upper", o.upper);
-    list.push_back(opening);
-  }
-  JsonObject answer = position_json(command, rules, p)
-                          .add("pie", true)
-                          .add("value", pie.value)
-                          .add("result", result_word(pie.value))
-                          .add("best_opening", format_turn(pie.openings[pie.best].turn))
-                          .add("openings", list);
-  return pie.value_only ? answer.add("value_only", true) : answer;
 }
 
 }  // namespace kalah

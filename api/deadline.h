@@ -1,33 +1,38 @@
-// deadline.h: raising a stop flag at a time, for searches that must answer by then.
+// deadline.h: raising a search's stop flag at a time, or when another flag is raised, for
+// searches that must answer by then.
 #pragma once
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
+#include "solver/stop.h"
+
 namespace kalah {
 
-// Raises `flag` at `when`, or as soon as `*also` is raised (looked at every 20 ms: nobody
-// signals it), unless destroyed first.
+// Raises `flag` with kDeadline at `when`, or with the reason `also()` gives as soon as it gives
+// one (asked every 20 ms: nobody signals it), unless destroyed first.
 class Deadline {
  public:
   using Clock = std::chrono::steady_clock;
+  using Watched = std::function<StopReason()>;
 
-  Deadline(Clock::time_point when, std::atomic<bool>& flag, const std::atomic<bool>* also = nullptr)
-      : thread_([this, when, &flag, also] {
+  Deadline(Clock::time_point when, StopFlag& flag, Watched also)
+      : thread_([this, when, &flag, also = std::move(also)] {
           std::unique_lock lock(mutex_);
-          while (!finished_ && !(also && also->load()) && Clock::now() < when)
-            done_.wait_until(
-                lock, also ? std::min(when, Clock::now() + std::chrono::milliseconds(20)) : when);
-          if (!finished_) flag = true;
+          StopReason why = StopReason::kNone;
+          while (!finished_ && Clock::now() < when) {
+            if (also && (why = also()) != StopReason::kNone) break;
+            done_.wait_until(lock, also ? std::min(when, Clock::now() + kLook) : when);
+          }
+          if (!finished_) flag.raise(why != StopReason::kNone ? why : StopReason::kDeadline);
         }) {}
-  // A deadline `seconds` from now.
-  Deadline(double seconds, std::atomic<bool>& flag, const std::atomic<bool>* also = nullptr)
-      : Deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(std::max(0.0, seconds))),
-                 flag, also) {}
+  // Watching another flag, whose reason it takes.
+  Deadline(Clock::time_point when, StopFlag& flag, const StopFlag* also = nullptr)
+      : Deadline(when, flag, also ? Watched([also] { return also->reason(); }) : Watched()) {}
   ~Deadline() {
     {
       std::lock_guard lock(mutex_);
@@ -40,10 +45,19 @@ class Deadline {
   Deadline& operator=(const Deadline&) = delete;
 
  private:
+  static constexpr std::chrono::milliseconds kLook{20};
   std::mutex mutex_;
   std::condition_variable done_;
   bool finished_ = false;
   std::thread thread_;  // last: starts once the members it uses exist
 };
+
+// The time `seconds` (>= 0) from now; a timeout longer than a century is none (the end of the
+// clock's time), where adding it would overflow.
+inline Deadline::Clock::time_point seconds_from_now(double seconds) {
+  if (!(seconds < 3e9)) return Deadline::Clock::time_point::max();
+  return Deadline::Clock::now() + std::chrono::duration_cast<Deadline::Clock::duration>(
+                                      std::chrono::duration<double>(std::max(0.0, seconds)));
+}
 
 }  // namespace kalah

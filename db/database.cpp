@@ -35,12 +35,10 @@ int top_layer(const std::string& dir, const Rules& rules) {
 }  // namespace
 
 Database::Database(const std::string& dir, const Rules& rules, size_t cache_bytes)
-    : rules_(rules), ranker_(rules.pits, top_layer(dir, rules)) {
+    : dir_(dir), rules_(rules), ranker_(rules.pits, top_layer(dir, rules)) {
   for (int s = 1; s <= ranker_.max_seeds(); ++s)
     layers_.push_back(std::make_unique<LayerFile>(layer_path(dir, rules, s), rules, s));
   cache_ = std::make_unique<BlockCache>(layers_, cache_bytes, dir);
-  const char* store = std::getenv("KALAH_STORE");
-  if (!store || std::string(store) != "off") answers_ = std::make_unique<AnswerStore>(dir, rules);
 }
 
 size_t Database::search_cache_bytes() {

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "db/answer_store.h"
 #include "db/block_cache.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
@@ -60,21 +59,17 @@ class Database : public LeafValues {
   // Throws DatabaseError when a decoded copy changed under the answer given since copy_epoch()
   // was `since`; one fstat per mapped copy.
   void check_copies(uint64_t since) const { cache_->check_copies(since); }
-  // The answer store beside the layers (db/answer_store.h); null when KALAH_STORE=off in the
-  // environment or after use_answer_store(false) (--no-store: searches measured as searches).
-  AnswerStore* answers() const { return answers_.get(); }
-  void use_answer_store(bool on) {
-    if (!on) answers_.reset();
-  }
+  // The directory the layers are in.
+  const std::string& dir() const { return dir_; }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const { return cache_->value(s, r); }
 
  private:
+  std::string dir_;
   Rules rules_;
   Ranker ranker_;
   std::vector<std::unique_ptr<LayerFile>> layers_;
   std::unique_ptr<BlockCache> cache_;
-  std::unique_ptr<AnswerStore> answers_;
 };
 
 // An answer's watch over the decoded copies it reads: made before the answer, check() after it

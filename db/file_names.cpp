@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "db/layer_file.h"
+#include "solver/notation.h"
 
 namespace kalah {
 
@@ -39,19 +40,20 @@ std::optional<LayerName> parse_layer_file_name(const std::string& name) {
   const std::string middle = body.substr(first + 1, last - first - 1);  // capture-end-remainder
   const auto a = middle.find('-'), b = middle.rfind('-');
   if (a == std::string::npos || b <= a) return std::nullopt;
+  const auto pits = parse_whole_number(body.substr(0, first), 1, kMaxPits);
+  const auto seeds = parse_whole_number(body.substr(last + 2), 1, kMaxBoardSeeds);
+  if (!pits || body[last + 1] != 's' || !seeds) return std::nullopt;
   try {
     LayerName n;
-    n.rules.pits = std::stoi(body.substr(0, first));
+    n.rules.pits = static_cast<int>(*pits);
     n.rules.capture = parse_capture(middle.substr(0, a));
     n.rules.end = parse_end(middle.substr(a + 1, b - a - 1));
     n.rules.remainder = parse_remainder(middle.substr(b + 1));
-    if (body[last + 1] != 's') return std::nullopt;
-    n.seeds = std::stoi(body.substr(last + 2));
-    validate(n.rules);
-    // Only the canonical spelling: no leading zeros, signs or spaces.
-    if (n.seeds < 1 || layer_file_name(n.rules, n.seeds) != name) return std::nullopt;
+    n.seeds = static_cast<int>(*seeds);
+    // Only the canonical spelling: no leading zeros.
+    if (layer_file_name(n.rules, n.seeds) != name) return std::nullopt;
     return n;
-  } catch (const std::exception&) {  // not a number, an unknown rule, pits out of range
+  } catch (const std::invalid_argument&) {  // an unknown rule
     return std::nullopt;
   }
 }

@@ -78,7 +78,7 @@ int build_over_processes(const BuildOptions& options, const ReportBuild& report)
   }
 }
 
-int search_over_processes(const SearchSetup& setup,
+int search_over_processes(const ProcessSearch& setup,
                           const std::function<int(JobTransport&)>& manage) {
   const MpiSession mpi;
   constexpr const char* kResume = "rerun the same command; with --checkpoint DIR it goes on from "

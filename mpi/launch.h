@@ -2,12 +2,13 @@
 // makes into mpi/, with no MPI header in them.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 
 #include "db/builder.h"
-#include "solver/frontier_search.h"
+#include "solver/leaf_jobs.h"
+#include "solver/leaf_values.h"
+#include "solver/stop.h"
 
 namespace kalah {
 
@@ -29,19 +30,19 @@ int build_over_processes(const BuildOptions& options, const ReportBuild& report)
 // What `kalah solve` gives every process: the rules, the search's leaves, opened by `open`
 // (process 0 first, which writes the decoded copies the others then map; null for none), the
 // search threads of a process and their table, and the flag that stops its searches.
-struct SearchSetup {
+struct ProcessSearch {
   Rules rules;
   int threads = 0;  // slots a process; 0: the cores of its machine divided among its processes
   std::function<const LeafValues*()> open;
   std::function<size_t(const LeafValues*)> table_bytes;  // a process's table
-  const std::atomic<bool>* stop = nullptr;
+  const StopFlag* stop = nullptr;
 };
 
 // Starts MPI; process 0 runs `manage` over a transport to every process's slots (its own
 // included) and returns its exit status; the others run the jobs it sends until it is done and
 // return 0. A failure to open the leaves on process 0 is thrown there (the others return 1);
 // past that, a process that fails says so and ends the job. Collective.
-int search_over_processes(const SearchSetup& setup,
+int search_over_processes(const ProcessSearch& setup,
                           const std::function<int(JobTransport&)>& manage);
 
 }  // namespace kalah

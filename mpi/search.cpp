@@ -82,7 +82,7 @@ std::vector<LeafAnswer> MpiTransport::exchange(double seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   std::vector<LeafAnswer> in;
   do {
-    in = local_.take(kPollSeconds);
+    in = local_.answers(kPollSeconds);
     for (MPI_Status status; waiting(MPI_ANY_SOURCE, kAnswers, status);) {
       const std::vector<LeafAnswer> some = receive<LeafAnswer>(status);
       bytes_ += some.size() * sizeof(LeafAnswer);
@@ -108,7 +108,7 @@ void serve_jobs(const MpiSession& mpi, SlotPool& pool) {
         for (uint64_t id : receive<uint64_t>(status)) pool.cancel(id);
       continue;
     }
-    const std::vector<LeafAnswer> answers = pool.take(kPollSeconds);
+    const std::vector<LeafAnswer> answers = pool.answers(kPollSeconds);
     if (!answers.empty()) send(answers, 0, kAnswers);
   }
 }

@@ -1,4 +1,4 @@
-// search.h: the frontier search (solver/frontier_search.h) over MPI: process 0 manages, every
+// search.h: the frontier search's jobs (solver/leaf_jobs.h) over MPI: process 0 manages, every
 // process (0 included) runs jobs on its slots (docs/design.md §7, "Over several processes").
 //
 // Messages are batches, never one a node: process 0 sends each process the jobs (32 bytes) and
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mpi/session.h"
-#include "solver/frontier_search.h"
+#include "solver/slot_pool.h"
 
 namespace kalah {
 

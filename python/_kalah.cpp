@@ -83,8 +83,8 @@ py::object interruptible(const Work& work) {
   }
   if (interrupted) {
     try {
-      task.get();
-    } catch (const std::exception&) {  // kalah::api::Interrupted, as asked
+      task.get();  // the bounds proven until the stop: Python's rule is KeyboardInterrupt
+    } catch (const std::exception&) {
     }
     throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
   }
@@ -128,7 +128,7 @@ line, as kalah.analyse(); above the top layer by a search that ends at the datab
 
 // Database.probe(position), a METH_O method of CPython's own rather than a pybind11 function:
 // pybind11's dispatch (overloads, argument loaders, keyword handling) cost several times the
-// probe itself, and a probe is what an engine calls in its inner loop (scripts/probe_bench.py).
+// probe itself, and a probe is what an engine calls in its inner loop (scripts/bench/probe.py).
 // A Position goes to the board-level probe; text to the text one (GIL released: it reads files).
 PyTypeObject* position_type = nullptr;  // kalah.Position, set at import
 
@@ -168,12 +168,7 @@ PyMethodDef probe_method = {
     "probe(position)\n--\n\nThe value of a Position or a position's text (stores included), or "
     "None when it has more seeds on its pits than the database's top layer."};
 
-}  // namespace
-
-PYBIND11_MODULE(_kalah, m) {
-  m.doc() = "The C++ extension of the package kalah: import kalah instead.";
-  m.attr("__version__") = api::version();
-
+void bind_position(py::module_& m) {
   py::class_<api::Position>(m, "Position", kPositionDoc)
       .def_static(
           "start",
@@ -217,7 +212,9 @@ PYBIND11_MODULE(_kalah, m) {
         return py::hash(py::make_tuple(p.absolute(), p.rules().capture, p.rules().end,
                                        p.rules().remainder));
       });
+}
 
+void bind_functions(py::module_& m) {
   m.def(
       "solve",
       [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
@@ -252,7 +249,9 @@ PYBIND11_MODULE(_kalah, m) {
       py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
       py::arg("threads") = 0, py::arg("value_only") = false, py::arg("timeout") = py::none(),
       py::arg("pie") = false);
+}
 
+void bind_database(py::module_& m) {
   py::class_<api::Database>(m, "Database", kDatabaseDoc)
       .def(py::init([](const std::optional<std::string>& directory, const std::string& capture,
                        const std::string& end, const std::string& remainder, int pits,
@@ -278,11 +277,20 @@ PYBIND11_MODULE(_kalah, m) {
           },
           py::arg("position"), py::kw_only(), py::arg("threads") = 0,
           py::arg("value_only") = false, py::arg("timeout") = py::none());
-  position_type = reinterpret_cast<PyTypeObject*>(m.attr("Position").ptr());
   py::object database = m.attr("Database");
   database.attr("probe") = py::reinterpret_steal<py::object>(
       PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(database.ptr()), &probe_method));
+}
 
+}  // namespace
+
+PYBIND11_MODULE(_kalah, m) {
+  m.doc() = "The C++ extension of the package kalah: import kalah instead.";
+  m.attr("__version__") = api::version();
+  bind_position(m);
+  bind_functions(m);
+  bind_database(m);
+  position_type = reinterpret_cast<PyTypeObject*>(m.attr("Position").ptr());
   // Shown and documented as kalah.Position and kalah.Database (doctest finds them there).
   m.attr("Position").attr("__module__") = "kalah";
   m.attr("Database").attr("__module__") = "kalah";

@@ -4,12 +4,13 @@
 # figures, compares its signature with the recorded one, times the same build on one
 # thread and in lean mode, a one-position query in a fresh process, and Kalah(6,4)'s value with the benchmark
 # database, then its full analysis, alone and on 50 positions of games (KALAH_BENCH_POSITIONS).
-# Exits 1 when the signature differs from the recorded one.
+# Exits 1 when the signature differs from the recorded one. The other benchmarks and models are
+# in scripts/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KALAH_STORE=off  # searches are measured as searches, never answered from the store
 scripts/install-deps.sh
-scripts/build.sh
+scripts/build.sh -DKALAH_EXPERIMENTS=ON  # tools/bench's executables too
 kalah=build/tools/kalah
 dir=$(mktemp -d /tmp/kalah-bench-XXXXXX)
 one=$(mktemp -d /tmp/kalah-bench-1-XXXXXX)
@@ -47,16 +48,16 @@ print(f'search: {s["game"]} by search alone: {s["value"]:+d}, {s["nodes"]} nodes
 EOF
 
 # The signature against the recorded one: the database's for this workload
-# (scripts/bench-signatures.txt), the search's in the golden node counts (the Kalah(4,4) value line
+# (scripts/bench/signatures.txt), the search's in the golden node counts (the Kalah(4,4) value line
 # of tests/data/golden-nodes.txt, which tests/golden_test.cpp checks too).
 status=0
 workload=$(field "$bench" '"m=%d capture=%s end=%s remainder=%s, layers 1..%d" % (o["pits"], o["rules"]["capture"], o["rules"]["end"], o["rules"]["remainder"], o["max_seeds"])')
 signature=$(field "$bench" '"database %s  search %d" % (o["signature"]["database"], o["signature"]["search"])')
-database=$(grep -F "$workload |" scripts/bench-signatures.txt | sed 's/.* | //' || true)
+database=$(grep -F "$workload |" scripts/bench/signatures.txt | sed 's/.* | //' || true)
 nodes=$(awk '$1 == 4 && $2 == 4 && $3 == "standard" && $4 == "immediate" && $5 == "owner" && $6 == "value" && $7 == 0 {print $9}' tests/data/golden-nodes.txt)
 recorded="$database  search $nodes"
 if [ -z "$database" ] || [ -z "$nodes" ]; then
-  echo "signature: $signature; none recorded for '$workload' (add it to scripts/bench-signatures.txt)"
+  echo "signature: $signature; none recorded for '$workload' (add it to scripts/bench/signatures.txt)"
 elif [ "$recorded" = "$signature" ]; then
   echo "signature: $signature, matches the recorded one"
 else
@@ -126,7 +127,7 @@ if [ "$pits" = 6 ]; then
        "$(field "$dir.json" '"%.2f" % o["seconds"]') s: $(field "$dir.json" "'%.1f' % (o['seconds'] / $value_s)")x the value"
   rm -f "$dir.json"
   # The same on positions of games: the first 10 plies of random play (fixed seed).
-  build/tools/kalah-analysis-bench "$dir" --capture "$capture" \
+  build/tools/bench/kalah-analysis-bench "$dir" --capture "$capture" \
     --positions "${KALAH_BENCH_POSITIONS:-50}" | tail -n 2 | sed 's/^/games:  /'
 fi
 exit "$status"

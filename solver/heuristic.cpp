@@ -15,11 +15,11 @@ struct Stopped {};
 template <class B>
 class Deepening {
  public:
-  Deepening(const Rules& rules, const std::atomic<bool>* stop) : rules_(rules), stop_(stop) {}
+  Deepening(const Rules& rules, const StopFlag* stop) : rules_(rules), stop_(stop) {}
 
   // Fail-soft negamax to `depth` plies; `first` is tried first at this node (the root's).
   int search(const B& b, int depth, int alpha, int beta, int first = -1, int* best = nullptr) {
-    if ((++nodes_ & 4095) == 0 && stopping_ && stop_ && stop_->load()) throw Stopped{};
+    if ((++nodes_ & 4095) == 0 && stopping_ && stop_ && stop_->raised()) throw Stopped{};
     if (is_terminal(rules_, b)) return terminal_value(rules_, b);
     if (depth == 0) {
       cut_ = true;
@@ -65,14 +65,14 @@ class Deepening {
  private:
   static constexpr int kInfinity = 1 << 20;
   const Rules& rules_;
-  const std::atomic<bool>* stop_;
+  const StopFlag* stop_;
   uint64_t nodes_ = 0;
   bool cut_ = false;       // the iteration met its ply limit somewhere
   bool stopping_ = false;  // checks `stop`
 };
 
 template <class B>
-HeuristicMove deepen(const Rules& rules, const B& b, const std::atomic<bool>* stop, int max_depth,
+HeuristicMove deepen(const Rules& rules, const B& b, const StopFlag* stop, int max_depth,
                      const HeuristicProgress& progress) {
   if (is_terminal(rules, b)) return {-1, 0, terminal_value(rules, b), true, 0};
   return Deepening<B>(rules, stop).run(b, max_depth, progress);
@@ -80,12 +80,12 @@ HeuristicMove deepen(const Rules& rules, const B& b, const std::atomic<bool>* st
 
 }  // namespace
 
-HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
+HeuristicMove heuristic_move(const Rules& rules, const Board& b, const StopFlag* stop,
                              int max_depth, const HeuristicProgress& progress) {
   return deepen(rules, b, stop, max_depth, progress);
 }
 
-HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const std::atomic<bool>* stop,
+HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const StopFlag* stop,
                              int max_depth, const HeuristicProgress& progress) {
   Rules sized = rules;
   sized.pits = b.m();

@@ -7,11 +7,11 @@
 // what it returns is labelled an estimate wherever it is shown.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 
 #include "solver/rules.h"
+#include "solver/stop.h"
 
 namespace kalah {
 
@@ -27,11 +27,11 @@ struct HeuristicMove {
 using HeuristicProgress = std::function<void(const HeuristicMove&)>;
 
 // Returns after the first iteration even if `stop` is already raised, so there is always a move.
-HeuristicMove heuristic_move(const Rules& rules, const Board& b, const std::atomic<bool>* stop,
+HeuristicMove heuristic_move(const Rules& rules, const Board& b, const StopFlag* stop,
                              int max_depth = 200, const HeuristicProgress& progress = {});
 // The same for a board of any size (rules.pits is taken from the board).
 struct AnyBoard;
-HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const std::atomic<bool>* stop,
+HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const StopFlag* stop,
                              int max_depth = 200, const HeuristicProgress& progress = {});
 
 }  // namespace kalah

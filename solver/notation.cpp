@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <stdexcept>
 
 #include "solver/utf8.h"
@@ -37,16 +38,13 @@ int parse_count(const std::string& text, const std::string& field, const std::st
   const std::string t = trim(field);
   if (t.empty()) fail(text, "empty " + what);
   if (t[0] == '-') fail(text, "negative count '" + printable_input(t, 20) + "' in " + what);
-  int value = 0;
-  for (char c : t) {
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      fail(text, what + " is '" + printable_input(t, 20) + "', not a number");
-    value = value * 10 + (c - '0');
-    if (value > kMaxPositionSeeds)
-      fail(text, what + " holds " + printable_input(t, 20) + " seeds; at most " +
-                     std::to_string(kMaxPositionSeeds));
-  }
-  return value;
+  if (!std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(c & 0xFF); }))
+    fail(text, what + " is '" + printable_input(t, 20) + "', not a number");
+  const std::optional<int64_t> value = parse_whole_number(t, 0, kMaxPositionSeeds);
+  if (!value)
+    fail(text, what + " holds " + printable_input(t, 20) + " seeds; at most " +
+                   std::to_string(kMaxPositionSeeds));
+  return static_cast<int>(*value);
 }
 
 std::vector<int> parse_row(const std::string& text, const std::string& row, const char* name) {
@@ -262,6 +260,20 @@ Position start_position(int m, int seeds) {
   Position p;
   p.board = start_board(m, seeds);
   return p;
+}
+
+std::string signed_number(int v) {
+  std::string s = std::to_string(v);
+  if (v > 0) s.insert(s.begin(), '+');  // not "+" + s: GCC 12 warns falsely (-Wrestrict) on that
+  return s;
+}
+
+std::optional<int64_t> parse_whole_number(std::string_view text, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end || v < lo || v > hi) return std::nullopt;
+  return v;
 }
 
 }  // namespace kalah

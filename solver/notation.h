@@ -10,7 +10,10 @@
 // Every parse error is a std::invalid_argument whose one-line message names what is wrong.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "solver/rules.h"
@@ -53,6 +56,14 @@ std::string draw(const Position& p, int m, Side below, const std::string& top_la
 // well-formed UTF-8 escaped (\n, \xNN), cut once about `max_chars` bytes are shown (never
 // inside a character), with the full length said.
 std::string printable_input(const std::string& text, size_t max_chars = 200);
+
+// "+2", "0", "-4": a margin as answers print it.
+std::string signed_number(int v);
+
+// A whole number written in decimal digits alone ('-' first for a negative one; no spaces,
+// '+' or other characters) that lies in lo..hi; nothing otherwise. The one reader of numbers in
+// text that kalah itself did not format: URL parameters, file names, store records.
+std::optional<int64_t> parse_whole_number(std::string_view text, int64_t lo, int64_t hi);
 
 inline const char* side_name(Side s) {
   return s == Side::kSouth ? "South" : "North";

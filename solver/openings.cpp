@@ -42,7 +42,7 @@ PieAnalysis pie_rule(const Rules& rules, const Position& p, const BoardValue& va
     PieOpening po;
     po.turn = o.turn;
     po.value = o.after.mover == p.mover ? margin : -margin;
-    po.lower = po.upper = po.value;
+    po.bounds = {po.value, po.value};
     po.swapped = po.value > 0;
     if (-std::abs(po.value) > pie.value) {
       pie.value = -std::abs(po.value);
@@ -96,8 +96,8 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
         o.after, over ? terminal_value(rules, o.after.board)
                       : heuristic_move(rules, o.after.board, nullptr, kEstimateDepth).estimate);
     estimate.push_back(sign.back() * margin);
-    pie.openings.push_back({o.turn, 0, over ? estimate.back() : -total,
-                            over ? estimate.back() : total, false});
+    pie.openings.push_back(
+        {o.turn, 0, over ? Bounds{estimate.back(), estimate.back()} : Bounds{-total, total}, false});
   }
   std::vector<int> order(first.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -112,24 +112,24 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
     for (const int k : order) {
       const int reach = best < 0 ? r : near - 1;  // |w| <= reach is better
       PieOpening& po = pie.openings[k];
-      if (reach < 0 || po.upper < -reach || po.lower > reach) continue;  // known to be no better
+      Bounds& w = po.bounds;
+      if (reach < 0 || w.upper < -reach || w.lower > reach) continue;  // known to be no better
       if (!po.exact()) {
         // In the margin of after's mover, whose window is the same [-reach, reach].
-        Bounds m = sign[k] > 0 ? Bounds{po.lower, po.upper} : Bounds{-po.upper, -po.lower};
-        const int leaning = sign[k] * (po.lower > 0 ? 1 : po.upper < 0 ? -1 : estimate[k]);
+        Bounds m = sign[k] > 0 ? w : Bounds{-w.upper, -w.lower};
+        const int leaning = sign[k] * (w.lower > 0 ? 1 : w.upper < 0 ? -1 : estimate[k]);
         settle_within(*tests(first[k].after), m, reach, leaning);
-        po.lower = sign[k] > 0 ? m.lower : -m.upper;
-        po.upper = sign[k] > 0 ? m.upper : -m.lower;
+        w = sign[k] > 0 ? m : Bounds{-m.upper, -m.lower};
       }
-      if (po.exact() && std::abs(po.lower) <= reach) {
-        near = std::abs(po.lower);
+      if (po.exact() && std::abs(w.lower) <= reach) {
+        near = std::abs(w.lower);
         best = k;
       }
     }
   }
   for (PieOpening& po : pie.openings) {
-    if (po.exact()) po.value = po.lower;
-    po.swapped = po.lower > 0;
+    if (po.exact()) po.value = po.bounds.lower;
+    po.swapped = po.bounds.lower > 0;
   }
   pie.value = -near;
   pie.best = best;

@@ -24,10 +24,10 @@ std::vector<Opening> openings(const Rules& rules, const Position& p);
 // no swap) is then worth min(w, -w) to them: the opponent swaps exactly when w > 0.
 struct PieOpening {
   std::vector<int> turn;
-  int value = 0;  // w: final margin for the first player without a swap, when exact
-  int lower = 0, upper = 0;  // proven bounds on w (both w when exact)
-  bool swapped = false;      // w > 0 proven
-  bool exact() const { return lower == upper; }
+  int value = 0;         // w: final margin for the first player without a swap, when exact
+  Bounds bounds;         // proven on w (both w when exact)
+  bool swapped = false;  // w > 0 proven
+  bool exact() const { return bounds.exact(); }
 };
 struct PieAnalysis {
   int value = 0;  // the first player's margin under the pie rule: max over openings of -|w|

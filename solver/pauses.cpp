@@ -15,9 +15,10 @@ std::chrono::steady_clock::duration after(double seconds) {
 Pauses::Pauses(double seconds, std::function<void()> save)
     : seconds_(seconds),
       save_(std::move(save)),
-      flag_(seconds <= 0),  // at once: the first pause comes at the searches' first check
       due_(std::chrono::steady_clock::now() + after(seconds)),
-      timer_([this] { wait(); }) {}
+      timer_([this] { wait(); }) {
+  if (seconds <= 0) flag_.raise(StopReason::kPause);  // the first pause at the first check
+}
 
 Pauses::~Pauses() {
   {
@@ -34,7 +35,7 @@ void Pauses::wait() {
     const auto due = due_;
     wake_.wait_until(lock, due, [&] { return done_ || due_ != due; });
     if (!done_ && due_ == due && std::chrono::steady_clock::now() >= due) {
-      flag_ = true;
+      flag_.raise(StopReason::kPause);
       due_ = due + after(1e9);  // none until saved() sets the next
     }
   }
@@ -46,7 +47,7 @@ void Pauses::save() {
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   {
     std::lock_guard lock(mutex_);
-    flag_ = false;
+    flag_.reset();
     due_ = std::chrono::steady_clock::now() + after(std::max(seconds_, 50 * took));
   }
   wake_.notify_all();

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include "solver/stop.h"
+
 namespace kalah {
 
 class Pauses {
@@ -20,9 +22,9 @@ class Pauses {
   Pauses(const Pauses&) = delete;
   Pauses& operator=(const Pauses&) = delete;
 
-  // For Solver::set_pause_flag.
-  const std::atomic<bool>* flag() const { return &flag_; }
-  bool due() const { return flag_.load(); }
+  // For Solver::set_pause_flag: raised with kPause when a save is due.
+  const StopFlag* flag() const { return &flag_; }
+  bool due() const { return flag_.raised(); }
   // Saves (every thread out of the table) and schedules the next pause: `seconds` on, or 50
   // times what this save took, so that saving costs at most 2 % of the time.
   void save();
@@ -32,7 +34,7 @@ class Pauses {
 
   const double seconds_;
   const std::function<void()> save_;
-  std::atomic<bool> flag_{false};
+  StopFlag flag_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::chrono::steady_clock::time_point due_;

@@ -17,7 +17,6 @@
 // walk is the format: a checker that follows it reads exactly the moves written here.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,7 +34,7 @@ class ProofWriter {
   // `leaves` may be null (a proof to the ends of the game).
   ProofWriter(const Rules& rules, const LeafValues* leaves, size_t table_bytes);
 
-  void set_stop_flag(const std::atomic<bool>* stop) { solver_.set_stop_flag(stop); }
+  void set_stop_flag(const StopFlag* stop) { solver_.set_stop_flag(stop); }
   // Called every 2^16 positions with the count so far, for progress on long proofs.
   void set_progress(std::function<void(uint64_t positions)> progress) {
     progress_ = std::move(progress);

@@ -70,8 +70,11 @@ void grow_table(TranspositionTable& table) {
 // Narrows each answered move's bounds; true as soon as one reaches beta, which cancels the others.
 bool search_moves(const std::vector<RootMove*>& order, int first, int count,
                   TranspositionTable& table, int beta, int threads, Pauses* pauses) {
-  std::vector<std::atomic<bool>> done(count);  // answered, or some move reached beta
+  std::vector<StopFlag> done(count);  // answered, or some move reached beta: kCancel
   std::atomic<bool> reached{false};
+  // Why a search of this run stopped, when it stopped for the table's growth or a checkpoint:
+  // the moves not answered run again once that is done.
+  std::atomic<StopReason> again{StopReason::kNone};
   std::mutex mutex;
   const auto run = [&] {
     tbb::parallel_for(
@@ -79,7 +82,7 @@ bool search_moves(const std::vector<RootMove*>& order, int first, int count,
         [&](int k) {
           const int i = k % count;
           RootMove& c = *order[first + i];
-          if (done[i]) return;
+          if (done[i].raised()) return;
           Solver& solver = *c.helpers[k / count];
           const MoveResult& r = c.result;
           const Window w = child_window(r, beta - 1, beta);
@@ -87,31 +90,32 @@ bool search_moves(const std::vector<RootMove*>& order, int first, int count,
           try {
             const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
             std::lock_guard lock(mutex);
-            if (!done[i]) {
+            if (!done[i].raised()) {
               if (v >= beta) {
                 c.bounds.lower = std::max(c.bounds.lower, v);
                 reached = true;
-                for (auto& d : done) d = true;
+                for (auto& d : done) d.raise(StopReason::kCancel);
               } else {
                 c.bounds.upper = std::min(c.bounds.upper, v);
-                done[i] = true;
+                done[i].raise(StopReason::kCancel);
               }
             }
-          } catch (const SearchInterrupted&) {  // cancelled or stopped: nothing proven
+          } catch (const SearchInterrupted& e) {  // nothing proven
+            if (e.reason == StopReason::kGrow || e.reason == StopReason::kPause) again = e.reason;
           }
           solver.set_cancel_flag(nullptr);  // the flag lives for this test only
         },
         tbb::simple_partitioner());
   };
-  // A table that wants to grow, or a checkpoint that is due, stops every search (they throw as
-  // if cancelled); the table grows or is saved with all threads out of it, and the moves not
-  // answered yet run again, finding their finished subtrees in the table.
+  // A table that wants to grow, or a checkpoint that is due, stops every search (kGrow,
+  // kPause); the table grows or is saved with all threads out of it, and the moves not answered
+  // yet run again, finding their finished subtrees in the table.
   for (;;) {
+    again = StopReason::kNone;
     run();
-    const bool save = pauses && pauses->due();
-    if (!table.growth_wanted() && !save) break;
+    if (again == StopReason::kNone) break;
     if (table.growth_wanted()) grow_table(table);
-    if (save) pauses->save();
+    if (pauses && pauses->due()) pauses->save();
     if (reached) break;
   }
   return reached.load();
@@ -140,15 +144,14 @@ Bounds test_root(std::vector<RootMove>& moves, TranspositionTable& table, int be
   return root_bounds(moves);
 }
 
-RootSearch::RootSearch(const Rules& rules, const Board& b, const LeafValues* leaves,
-                     size_t table_bytes, const std::atomic<bool>* stop, const Checkpointing* c)
+RootSearch::RootSearch(const SearchSetup& setup, const Board& b)
     : seeds(kalah::seeds(b)),
-      moves(root_moves(rules, b)),
+      moves(root_moves(setup.rules, b)),
       threads(thread_limit()),
       // As much memory as a table per move would have; on one thread a private one (no locks,
       // no ABDADA marks, and it grows as it fills).
-      table(table_bytes * moves.size(), threads > 1),
-      checkpoint(c && c->save ? c : nullptr) {
+      table(setup.table_bytes * moves.size(), threads > 1),
+      checkpoint(setup.checkpoint && setup.checkpoint->save ? setup.checkpoint : nullptr) {
   if (checkpoint) {
     if (checkpoint->resume) resume(*checkpoint->resume);
     pauses = std::make_unique<Pauses>(checkpoint->seconds, [this] { save(); });
@@ -156,8 +159,8 @@ RootSearch::RootSearch(const Rules& rules, const Board& b, const LeafValues* lea
   // As many solvers per move as threads: a test may put every thread on one move.
   for (RootMove& c : moves)
     for (int h = 0; h < threads; ++h) {
-      c.helpers.push_back(std::make_unique<Solver>(rules, table, leaves));
-      c.helpers.back()->set_stop_flag(stop);
+      c.helpers.push_back(std::make_unique<Solver>(setup.rules, table, setup.leaves));
+      c.helpers.back()->set_stop_flag(setup.stop);
       if (pauses) c.helpers.back()->set_pause_flag(pauses->flag());
     }
 }
@@ -166,8 +169,8 @@ void RootSearch::resume(const SearchState& state) {
   for (const MoveBounds& saved : state.moves)
     for (RootMove& t : moves)
       if (t.pit == saved.pit) {
-        t.bounds.lower = std::max(t.bounds.lower, saved.lower);
-        t.bounds.upper = std::min(t.bounds.upper, saved.upper);
+        t.bounds.lower = std::max(t.bounds.lower, saved.bounds.lower);
+        t.bounds.upper = std::min(t.bounds.upper, saved.bounds.upper);
       }
   for (const RootMove& t : moves)
     if (t.bounds.lower > t.bounds.upper)
@@ -179,7 +182,7 @@ void RootSearch::resume(const SearchState& state) {
 
 void RootSearch::save() const {
   SearchState state;
-  for (const RootMove& t : moves) state.moves.push_back({t.pit, t.bounds.lower, t.bounds.upper});
+  for (const RootMove& t : moves) state.moves.push_back({t.pit, t.bounds});
   state.entries = table.costliest(checkpoint->entries);
   uint64_t probes = 0;
   state.nodes = earlier_nodes;

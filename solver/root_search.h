@@ -2,7 +2,6 @@
 // their solvers over one shared table, the null-window tests run on them, and checkpoints.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -46,8 +45,7 @@ struct RootSearch {
   uint64_t earlier_nodes = 0;  // of the runs before this one
   std::unique_ptr<Pauses> pauses;
 
-  RootSearch(const Rules& rules, const Board& b, const LeafValues* leaves, size_t table_bytes,
-             const std::atomic<bool>* stop, const Checkpointing* c = nullptr);
+  RootSearch(const SearchSetup& setup, const Board& b);
   // Starts from what an earlier run saved.
   void resume(const SearchState& state);
   // Saves the state; every thread is out of the table.
@@ -78,6 +76,5 @@ struct RootSearch {
         after_test);
   }
 };
-
 
 }  // namespace kalah

@@ -57,14 +57,12 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
 }
 
 void Solver::check_interrupt() {
-  if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
-      (cancel_ && cancel_->load(std::memory_order_relaxed)) ||
-      (pause_ && pause_->load(std::memory_order_relaxed)))
-    throw SearchInterrupted();
+  for (const StopFlag* flag : {stop_, cancel_, pause_})
+    if (flag && flag->raised()) throw SearchInterrupted(flag->reason());
   if (!table_.shared()) return;
   // A shared table grows only with every thread out of it: its searches stop, to run again.
   table_.add_lost_work(std::exchange(lost_work_, 0));
-  if (table_.growth_wanted()) throw SearchInterrupted();
+  if (table_.growth_wanted()) throw SearchInterrupted(StopReason::kGrow);
 }
 
 void Solver::generate(const Board& b, int on_board, Children& children) const {

@@ -5,23 +5,17 @@
 // with s seeds on the board.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 
 #include "solver/leaf_values.h"
 #include "solver/rules.h"
+#include "solver/stop.h"
 #include "solver/transposition_table.h"
 #include "solver/value.h"
 
 namespace kalah {
-
-// Thrown out of a search when its stop or cancel flag is raised (e.g. by Ctrl-C).
-struct SearchInterrupted : std::runtime_error {
-  SearchInterrupted() : std::runtime_error("search interrupted") {}
-};
 
 // One search thread: its own table and counters. Not thread-safe; run one per thread.
 class Solver {
@@ -56,13 +50,13 @@ class Solver {
   int lower_bound() const { return bounds_.lower; }
   int upper_bound() const { return bounds_.upper; }
 
-  // Makes searches throw SearchInterrupted soon after *stop becomes true (e.g. Ctrl-C), or
-  // *cancel (e.g. another thread's search made this one moot).
-  void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
-  void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
-  // Makes searches throw SearchInterrupted soon after *pause becomes true: a parallel search
-  // stops its threads so that a checkpoint sees the table with nobody in it, then goes on.
-  void set_pause_flag(const std::atomic<bool>* pause) { pause_ = pause; }
+  // Makes searches throw SearchInterrupted, with the flag's reason, soon after one of these is
+  // raised: the caller's stop (Ctrl-C, a deadline), a cancel (another thread's search made this
+  // one moot), a pause (a parallel search stops its threads so that a checkpoint sees the table
+  // with nobody in it, then goes on). A shared table that must grow throws kGrow.
+  void set_stop_flag(const StopFlag* stop) { stop_ = stop; }
+  void set_cancel_flag(const StopFlag* cancel) { cancel_ = cancel; }
+  void set_pause_flag(const StopFlag* pause) { pause_ = pause; }
 
   uint64_t nodes() const { return nodes_; }
   uint64_t probes() const { return probes_; }
@@ -91,9 +85,9 @@ class Solver {
   // their subtrees are a few probes, cheaper to search again than a table entry's cache miss
   // (docs/design.md §7). -1 without leaves.
   int untabled_seeds_;
-  const std::atomic<bool>* stop_ = nullptr;
-  const std::atomic<bool>* cancel_ = nullptr;
-  const std::atomic<bool>* pause_ = nullptr;
+  const StopFlag* stop_ = nullptr;
+  const StopFlag* cancel_ = nullptr;
+  const StopFlag* pause_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
   uint64_t lost_work_ = 0;  // work evicted from a shared table, not yet reported to it
   Bounds bounds_;

@@ -2,7 +2,7 @@
 // truncated or foreign record is refused and the answer computed again; concurrent writers
 // leave only sound records; a full store evicts the least recently used answers but never the
 // book; KALAH_STORE=off and --no-store turn it off.
-#include "db/answer_store.h"
+#include "store/answer_store.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <random>
 #include <thread>
 
-#include "api/analyse.h"
+#include "api/query.h"
 #include "solver/notation.h"
 #include "tests/test_util.h"
 
@@ -46,6 +46,19 @@ class Store : public ::testing::Test {
 };
 std::unique_ptr<test::TempDir> Store::dir_;
 
+// The full analysis of p by the query path, over db and the store beside it (none when
+// KALAH_STORE=off), as every front end asks it.
+Outcome analysed(const Database& db, const Position& p) {
+  const std::unique_ptr<AnswerStore> store = open_answer_store(db.dir(), kRules);
+  Query q;
+  q.rules = kRules;
+  q.position = p;
+  q.db = &db;
+  q.store = store.get();
+  q.table_mb = 1;
+  return run(q);
+}
+
 void expect_same(const Analysis& a, const Analysis& b) {
   EXPECT_EQ(a.value, b.value);
   EXPECT_EQ(a.board_value, b.board_value);
@@ -64,24 +77,24 @@ TEST_F(Store, ASolvedPositionIsAnsweredFromTheStoreAfterARestart) {
     Outcome first, again;
     {
       const Database db(dir_->str(), kRules);
-      first = analyse_position(kRules, p, &db, 1 << 20);
-      EXPECT_EQ(first.report.source, "search");
+      first = analysed(db, p);
+      EXPECT_EQ(first.source, Source::kSearch);
     }
     {
       const Database db(dir_->str(), kRules);  // another process, as far as the store knows
-      again = analyse_position(kRules, p, &db, 1 << 20);
+      again = analysed(db, p);
     }
-    EXPECT_EQ(again.report.source, "store");
-    EXPECT_EQ(again.report.nodes, 0u);
-    expect_same(again.report.analysis, first.report.analysis);
+    EXPECT_EQ(again.source, Source::kStore);
+    EXPECT_EQ(again.nodes, 0u);
+    expect_same(*again.analysis, *first.analysis);
   }
 }
 
 TEST_F(Store, ADamagedRecordIsRefusedAndComputedAgain) {
   const Position p = positions()[1];
   const Database db(dir_->str(), kRules);
-  const Analysis truth = analyse_position(kRules, p, &db, 1 << 20).report.analysis;
-  AnswerStore& store = *db.answers();
+  const Analysis truth = *analysed(db, p).analysis;
+  AnswerStore store(dir_->str(), kRules);
   const std::string file = store.path(p, false);
   const std::string good = test::read_file(file);
   const auto write = [&](const std::string& text) { std::ofstream(file) << text; };
@@ -96,9 +109,9 @@ TEST_F(Store, ADamagedRecordIsRefusedAndComputedAgain) {
     EXPECT_FALSE(store.find(p)) << damage;
     EXPECT_FALSE(std::filesystem::exists(file));  // refused records go
     write(damage);
-    const Outcome again = analyse_position(kRules, p, &db, 1 << 20);
-    EXPECT_EQ(again.report.source, "search");
-    expect_same(again.report.analysis, truth);
+    const Outcome again = analysed(db, p);
+    EXPECT_EQ(again.source, Source::kSearch);
+    expect_same(*again.analysis, truth);
     EXPECT_EQ(test::read_file(file).substr(0, 80), good.substr(0, 80));  // stored again
   }
 }
@@ -107,7 +120,7 @@ TEST_F(Store, ConcurrentWritersLeaveOnlySoundRecords) {
   const Database db(dir_->str(), kRules);
   std::vector<Analysis> truth;
   for (const Position& p : positions())
-    truth.push_back(analyse_position(kRules, p, &db, 1 << 20).report.analysis);
+    truth.push_back(*analysed(db, p).analysis);
   std::filesystem::remove_all(dir_->str("answers"));
   std::vector<std::thread> writers;
   std::atomic<int> wrong{0};
@@ -139,7 +152,7 @@ TEST_F(Store, ConcurrentWritersLeaveOnlySoundRecords) {
 TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
   const Database db(dir_->str(), kRules);
   const Position p0 = positions()[0];
-  const Analysis a = analyse_position(kRules, p0, &db, 1 << 20).report.analysis;
+  const Analysis a = *analysed(db, p0).analysis;
   AnswerStore store(dir_->str(), kRules, 8 * 4096);  // eight records
   store.put(p0, {a, 1, 1, true});                     // the book
   std::vector<Position> filler;
@@ -171,8 +184,8 @@ TEST_F(Store, OffByEnvironmentAndFlag) {
   setenv("KALAH_STORE", "off", 1);
   {
     const Database db(dir_->str(), kRules);
-    EXPECT_EQ(db.answers(), nullptr);
-    EXPECT_EQ(analyse_position(kRules, p, &db, 1 << 20).report.source, "search");
+    EXPECT_EQ(open_answer_store(db.dir(), kRules), nullptr);
+    EXPECT_EQ(analysed(db, p).source, Source::kSearch);
   }
   unsetenv("KALAH_STORE");
   EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));

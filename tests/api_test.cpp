@@ -83,21 +83,22 @@ TEST_F(Api, SolveGivesThePublishedValue) {
   EXPECT_THROW(api::solve({4, "standard", "immediate", "owner"}, 3, &db), std::invalid_argument);
 }
 
-// A stop flag ends a long search: Interrupted, with the bounds proven, soon after it is set.
-TEST_F(Api, AStopFlagEndsASearchWithInterrupted) {
+// A stop flag ends a long search soon after it is set, as a timeout does: with the bounds
+// proven, and why it stopped (the one stop rule of the public API).
+TEST_F(Api, AStopFlagEndsASearchWithTheBoundsProven) {
   std::atomic<bool> stop{false};
   auto later = std::async(std::launch::async, [&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     stop = true;
   });
   const auto t0 = std::chrono::steady_clock::now();
-  try {
-    api::solve({6, "standard", "immediate", "owner"}, 6, nullptr, &stop);
-    ADD_FAILURE() << "Kalah(6,6) solved in no time";
-  } catch (const api::Interrupted& e) {
-    EXPECT_NE(std::string(e.what()).find("the value lies in ["), std::string::npos) << e.what();
-  }
+  const api::Analysis a = api::solve({6, "standard", "immediate", "owner"}, 6, nullptr, &stop);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  EXPECT_FALSE(a.exact) << "Kalah(6,6) solved in no time";
+  EXPECT_EQ(a.stopped, "stop");
+  EXPECT_EQ(a.source, "bounds");
+  EXPECT_LE(a.lower, a.upper);
+  EXPECT_NE(a.json.find("\"stopped\": \"stop\""), std::string::npos) << a.json;
 }
 
 // Options: the value alone, the pie rule and any thread count give the full analysis's values
@@ -151,6 +152,7 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
     const api::Analysis a = api::solve(big, 6, nullptr, nullptr,
                                        {.value_only = value_only, .timeout = 0.2});
     EXPECT_FALSE(a.exact);
+    EXPECT_EQ(a.stopped, "deadline");
     EXPECT_EQ(a.source, "bounds");
     EXPECT_LE(a.lower, a.upper);
     EXPECT_NE(a.json.find("\"interrupted\": true"), std::string::npos) << a.json;

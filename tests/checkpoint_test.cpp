@@ -11,8 +11,8 @@
 #include <random>
 #include <thread>
 
-#include "db/checkpoint.h"
 #include "solver/parallel_search.h"
+#include "store/checkpoint.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -27,7 +27,9 @@ Position random_position(std::mt19937_64& rng, int m, int s) {
 }
 
 // A search stopped at its first pause, at its searches' first check for one, then resumed from
-// what it saved at the end: the same analysis as one search, having searched before what the state says.
+// what it saved at the end: the same analysis as one search, in fewer nodes than that search
+// (the resumed run finds the proven bounds and subtrees), having searched before what the state
+// says.
 TEST(Checkpoint, StoppedAndResumedSearchesFindTheSameValues) {
   std::mt19937_64 rng(99);
   for (const int threads : {1, 2}) {
@@ -35,33 +37,39 @@ TEST(Checkpoint, StoppedAndResumedSearchesFindTheSameValues) {
     for (const Rules& r : test::all_variants(5)) {
       const Position p = random_position(rng, 5, 28 + static_cast<int>(rng() % 5));
       SCOPED_TRACE(describe(r) + " threads " + std::to_string(threads));
-      const ParallelAnalysis whole = analyse_parallel(r, p, nullptr, 1 << 20);
-      ASSERT_FALSE(whole.interrupted);
+      SearchSetup setup{.rules = r, .table_bytes = 1 << 20};
+      const SearchResult whole = analyse_parallel(setup, p);
+      ASSERT_TRUE(whole.complete());
 
-      std::atomic<bool> stop{false};
+      StopFlag stop;
       SearchState saved;
       Checkpointing c;
       c.seconds = 0;
       c.save = [&](const SearchState& s) {
         saved = s;
-        stop = true;  // the first pause, at the first check; then the save at the end
+        stop.raise();  // the first pause, at the first check; then the save at the end
       };
-      const ParallelAnalysis first = analyse_parallel(r, p, nullptr, 1 << 20, &stop, {}, &c);
-      ASSERT_TRUE(first.interrupted) << "finished before its first pause: make it bigger";
+      setup.stop = &stop;
+      setup.checkpoint = &c;
+      const SearchResult first = analyse_parallel(setup, p);
+      ASSERT_FALSE(first.complete()) << "finished before its first pause: make it bigger";
+      EXPECT_EQ(first.stopped, StopReason::kStop);
       EXPECT_EQ(saved.moves.size(), whole.analysis.moves.size());
       for (const MoveBounds& mv : saved.moves) {  // every saved bound holds
         const MoveReport& exact = whole.analysis.moves[&mv - saved.moves.data()];
         EXPECT_EQ(mv.pit, exact.pit);
-        EXPECT_LE(mv.lower, exact.value);
-        EXPECT_GE(mv.upper, exact.value);
+        EXPECT_LE(mv.bounds.lower, exact.value);
+        EXPECT_GE(mv.bounds.upper, exact.value);
       }
       EXPECT_EQ(saved.nodes, first.nodes);
 
       c.resume = &saved;
       c.seconds = 60;
-      const ParallelAnalysis resumed = analyse_parallel(r, p, nullptr, 1 << 20, nullptr, {}, &c);
-      ASSERT_FALSE(resumed.interrupted);
+      setup.stop = nullptr;
+      const SearchResult resumed = analyse_parallel(setup, p);
+      ASSERT_TRUE(resumed.complete());
       EXPECT_EQ(resumed.earlier_nodes, first.nodes);
+      EXPECT_LT(resumed.nodes, whole.nodes);
       EXPECT_EQ(resumed.analysis.value, whole.analysis.value);
       for (size_t i = 0; i < whole.analysis.moves.size(); ++i)
         EXPECT_EQ(resumed.analysis.moves[i].value, whole.analysis.moves[i].value);
@@ -69,9 +77,9 @@ TEST(Checkpoint, StoppedAndResumedSearchesFindTheSameValues) {
 
       c.resume = nullptr;  // the value alone, paused as often as it lets itself be
       c.seconds = 0.001;
-      const ParallelValue v = value_parallel(r, p, nullptr, 1 << 20, nullptr, {}, &c);
-      EXPECT_EQ(v.lower, whole.analysis.value);
-      EXPECT_EQ(v.upper, whole.analysis.value);
+      const SearchResult v = value_parallel(setup, p);
+      EXPECT_EQ(v.margin.lower, whole.analysis.value);
+      EXPECT_EQ(v.margin.upper, whole.analysis.value);
     }
   }
 }
@@ -82,7 +90,7 @@ TEST(Checkpoint, FilesRoundTripAndDamageIsNeverTrusted) {
   const Board b = start_board(6, 4), other = start_board(6, 5);
   SearchState s;
   s.nodes = 123456789;
-  s.moves = {{0, -20, -2}, {2, 10, 10}};
+  s.moves = {{0, {-20, -2}}, {2, {10, 10}}};
   for (int i = 0; i < 1000; ++i) {
     TranspositionTable::Entry e{};
     e.key = start_board(6, 1 + i % 7);
@@ -99,7 +107,7 @@ TEST(Checkpoint, FilesRoundTripAndDamageIsNeverTrusted) {
   ASSERT_TRUE(back) << problem;
   EXPECT_EQ(back->nodes, s.nodes);
   ASSERT_EQ(back->moves.size(), 2u);
-  EXPECT_EQ(back->moves[0].lower, -20);
+  EXPECT_EQ(back->moves[0].bounds.lower, -20);
   EXPECT_EQ(back->moves[1].pit, 2);
   ASSERT_EQ(back->entries.size(), s.entries.size());
   for (size_t i = 0; i < s.entries.size(); ++i) {

@@ -44,11 +44,13 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         const LeafValues* const sources[] = {&db, nullptr};
         for (const LeafValues* leaf_values : sources)
           for (int threads : {1, 2, 8}) {
-            const ParallelValue pv = tbb::task_arena(threads).execute(
-                [&] { return value_parallel(rules, Position{b}, leaf_values, 1 << 16); });
-            ASSERT_EQ(pv.lower, expected)
+            const SearchResult pv = tbb::task_arena(threads).execute([&] {
+              return value_parallel({.rules = rules, .leaves = leaf_values, .table_bytes = 1 << 16},
+                                  Position{b});
+            });
+            ASSERT_EQ(pv.margin.lower, expected)
                 << where << " (value_parallel, " << threads << " threads)";
-            ASSERT_EQ(pv.upper, expected)
+            ASSERT_EQ(pv.margin.upper, expected)
                 << where << " (value_parallel, " << threads << " threads)";
             // The move it names is worth the value.
             if (is_terminal(rules, b)) {
@@ -92,13 +94,13 @@ TEST(DatabaseSearch, FullAnalysisEqualsASequentialSearchOfEveryMove) {
         const LeafValues* const sources[] = {&db, nullptr};
         for (const LeafValues* leaves : sources)
           for (int threads : {1, 2, 8}) {
-            const ParallelAnalysis pa = tbb::task_arena(threads).execute(
-                [&] { return analyse_parallel(rules, p, leaves, 1 << 16); });
+            const SearchResult pa = tbb::task_arena(threads).execute(
+                [&] { return analyse_parallel({.rules = rules, .leaves = leaves, .table_bytes = 1 << 16}, p); });
             const std::string how = where + " (" + std::to_string(threads) + " threads" +
                                     (leaves ? ", database)" : ")");
-            ASSERT_FALSE(pa.interrupted) << how;
-            EXPECT_EQ(pa.lower, expected.value) << how;
-            EXPECT_EQ(pa.upper, expected.value) << how;
+            ASSERT_TRUE(pa.complete()) << how;
+            EXPECT_EQ(pa.margin.lower, expected.value) << how;
+            EXPECT_EQ(pa.margin.upper, expected.value) << how;
             EXPECT_EQ(pa.analysis.value, expected.value) << how;
             ASSERT_EQ(pa.analysis.moves.size(), expected.moves.size()) << how;
             for (size_t k = 0; k < expected.moves.size(); ++k) {

@@ -2,7 +2,7 @@
 // simulated in this one (LocalTransport): the same values as one solver for any number of
 // processes and slots, with and without a database; bounds kept across a restart.
 // tests/mpi_test.sh runs it over MPI.
-#include "solver/frontier_search.h"
+#include "solver/frontier_analysis.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "db/database.h"
+#include "solver/slot_pool.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -52,22 +53,21 @@ void expect_same(const Rules& r, const Case& c, const LeafValues* leaves, uint64
           c.where + ", P=" + std::to_string(processes) + " slots=" + std::to_string(slots);
       LocalTransport transport(r, leaves, processes, slots, size_t{4} << 20, nullptr);
       FrontierStats stats;
-      const ParallelValue v =
-          value_frontier(r, c.position, leaves, transport, nullptr, kSmallFrontier, {}, nullptr,
-                         &stats);
-      EXPECT_FALSE(v.interrupted) << where;
-      EXPECT_EQ(v.lower, expected.value) << where;
-      EXPECT_EQ(v.upper, expected.value) << where;
+      const SearchSetup setup{.rules = r, .leaves = leaves};
+      const SearchResult v = value_frontier(setup, c.position, transport, kSmallFrontier, &stats);
+      EXPECT_TRUE(v.complete()) << where;
+      EXPECT_EQ(v.margin.lower, expected.value) << where;
+      EXPECT_EQ(v.margin.upper, expected.value) << where;
       if (!expected.finished) {
         ASSERT_GE(v.best_pit, 0) << where;
         const MoveResult m = play(r, c.position.board, v.best_pit);
-        EXPECT_EQ(final_margin(c.position, move_value(m, solver.value(m.board))), v.lower) << where;
+        EXPECT_EQ(final_margin(c.position, move_value(m, solver.value(m.board))), v.margin.lower)
+            << where;
       }
       jobs += stats.jobs;
-      const ParallelAnalysis a =
-          analyse_frontier(r, c.position, leaves, transport, nullptr, kSmallFrontier, nullptr,
-                           &stats);
-      EXPECT_FALSE(a.interrupted) << where;
+      const SearchResult a =
+          analyse_frontier(setup, c.position, transport, kSmallFrontier, &stats);
+      EXPECT_TRUE(a.complete()) << where;
       EXPECT_EQ(a.analysis.value, expected.value) << where;
       ASSERT_EQ(a.analysis.moves.size(), expected.moves.size()) << where;
       for (size_t i = 0; i < expected.moves.size(); ++i) {
@@ -116,25 +116,53 @@ TEST(Frontier, EqualsOneSolverWithADatabase) {
   EXPECT_GT(jobs, 100u);
 }
 
-// A search stopped midway keeps its bounds; one restored from them finds the same value with
-// fewer nodes than from nothing.
-TEST(Frontier, RestoredBoundsAreKept) {
+// A search stopped midway saves the bounds proven on its DAG (a checkpoint); one resumed from
+// them finds the same value and a move worth it, in fewer nodes than a fresh search.
+TEST(Frontier, StoppedMidwayAndResumedFindsTheSameValueInFewerNodes) {
   const Rules r{5, Capture::kEmpty};
-  Position p;
-  p.board = start_board(5, 3);
-  LocalTransport transport(r, nullptr, 2, 1, size_t{16} << 20, nullptr);
-  FrontierSearch first(r, nullptr, transport, nullptr, kSmallFrontier);
-  const Bounds exact = first.value(p.board);
-  ASSERT_TRUE(exact.exact());
-  const std::vector<TranspositionTable::Entry> proven = first.proven();
-  ASSERT_FALSE(proven.empty());
+  const Position p{start_board(5, 3)};
+  const auto transport = [&](const StopFlag* stop) {
+    return std::make_unique<LocalTransport>(r, nullptr, 2, 1, size_t{16} << 20, stop);
+  };
+  SearchSetup setup{.rules = r};
+  int tests = 0;
+  setup.progress = [&](const SearchProgress&) { ++tests; };
+  const SearchResult fresh = value_frontier(setup, p, *transport(nullptr), kSmallFrontier);
+  ASSERT_TRUE(fresh.complete());
+  ASSERT_GE(tests, 4) << "too few tests to stop midway: make it bigger";
 
-  LocalTransport fresh(r, nullptr, 2, 1, size_t{16} << 20, nullptr);
-  FrontierSearch again(r, nullptr, fresh, nullptr, kSmallFrontier);
-  again.restore(proven);
-  EXPECT_EQ(again.value(p.board).lower, exact.lower);
-  EXPECT_EQ(again.stats().nodes, 0u);  // the root's bounds came back exact
-  EXPECT_EQ(exact.lower, Solver(r).value(p.board));
+  StopFlag stop;
+  SearchState saved;
+  Checkpointing c;
+  c.seconds = 1e6;  // saved when it starts and when it ends
+  c.save = [&](const SearchState& s) { saved = s; };
+  setup.stop = &stop;
+  setup.checkpoint = &c;
+  int done = 0;
+  setup.progress = [&](const SearchProgress&) {
+    if (++done == tests / 2) stop.raise();
+  };
+  const SearchResult first = value_frontier(setup, p, *transport(&stop), kSmallFrontier);
+  ASSERT_FALSE(first.complete());
+  EXPECT_EQ(first.stopped, StopReason::kStop);
+  EXPECT_LE(first.margin.lower, fresh.margin.lower);
+  EXPECT_GE(first.margin.upper, fresh.margin.lower);
+  EXPECT_EQ(saved.nodes, first.nodes);
+  ASSERT_FALSE(saved.entries.empty());
+
+  setup.stop = nullptr;
+  setup.progress = {};
+  c.resume = &saved;
+  const SearchResult resumed = value_frontier(setup, p, *transport(nullptr), kSmallFrontier);
+  ASSERT_TRUE(resumed.complete());
+  EXPECT_EQ(resumed.margin.lower, fresh.margin.lower);
+  EXPECT_EQ(resumed.margin.upper, fresh.margin.upper);
+  EXPECT_EQ(resumed.earlier_nodes, first.nodes);
+  EXPECT_LT(resumed.nodes, fresh.nodes);
+  ASSERT_GE(resumed.best_pit, 0);
+  const MoveResult m = play(r, p.board, resumed.best_pit);
+  EXPECT_EQ(move_value(m, Solver(r).value(m.board)), fresh.margin.lower);
+  EXPECT_EQ(fresh.margin.lower, Solver(r).value(p.board));
 }
 
 // A stop flag raised ends a search with the bounds proven, which hold the value.
@@ -142,17 +170,19 @@ TEST(Frontier, StopReturnsBounds) {
   const Rules r{6, Capture::kEmpty};
   Position p;
   p.board = start_board(6, 4);
-  std::atomic<bool> stop{false};
+  StopFlag stop;
   LocalTransport transport(r, nullptr, 2, 1, size_t{16} << 20, &stop);
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    stop = true;
+    stop.raise();
   });
-  const ParallelValue v = value_frontier(r, p, nullptr, transport, &stop, kSmallFrontier);
+  SearchSetup setup{.rules = r};
+  setup.stop = &stop;
+  const SearchResult v = value_frontier(setup, p, transport, kSmallFrontier);
   stopper.join();
-  EXPECT_TRUE(v.interrupted);
-  EXPECT_LE(v.lower, 10);  // Kalah(6,4), empty capture: +10
-  EXPECT_GE(v.upper, 10);
+  EXPECT_EQ(v.stopped, StopReason::kStop);
+  EXPECT_LE(v.margin.lower, 10);  // Kalah(6,4), empty capture: +10
+  EXPECT_GE(v.margin.upper, 10);
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 // tests/data/golden-nodes.txt is the one record of search node counts: `kalah bench`'s search
 // signature is its Kalah(4,4) value line (scripts/bench.sh reads it there).
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,9 +11,9 @@
 #include <set>
 #include <sstream>
 
+#include "api/query.h"
 #include "db/database.h"
 #include "db/layer_file.h"
-#include "solver/parallel_search.h"
 #include "solver/solver.h"
 #include "tests/sha256.h"
 #include "tests/test_util.h"
@@ -109,14 +108,17 @@ TEST_F(Golden, SearchesVisitTheRecordedNodes) {
     }
     const Position start{start_board(pits, n)};
     if (analysis == "full") {
-      const size_t table = db ? kAnalysisTableBytes : kSearchTableBytes;  // kalah solve's
-      // One thread: a full analysis shares its table between threads, so its node count is
-      // deterministic on one thread only (its values on any number).
-      const ParallelAnalysis pa = tbb::task_arena(1).execute(
-          [&] { return analyse_parallel(rules, start, db.get(), table); });
-      EXPECT_EQ(pa.analysis.value, value) << line;
-      EXPECT_EQ(pa.nodes, nodes) << line;
-      EXPECT_EQ(pa.probes, probes) << line;
+      // kalah solve's query, on one thread: a full analysis shares its table between threads,
+      // so its node count is deterministic on one thread only (its values on any number).
+      Query q;
+      q.rules = rules;
+      q.position = start;
+      q.db = db.get();
+      q.threads = 1;
+      const Outcome o = run(q);
+      EXPECT_EQ(o.analysis->value, value) << line;
+      EXPECT_EQ(o.nodes, nodes) << line;
+      EXPECT_EQ(o.probes, probes) << line;
     } else {
       Solver solver(rules, kSearchTableBytes, db.get());  // as kalah bench's search
       EXPECT_EQ(solver.value(start.board), value) << line;

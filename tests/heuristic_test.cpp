@@ -44,17 +44,18 @@ TEST(Heuristic, UnboundedItIsExactAndItsMoveIsBest) {
 TEST(Heuristic, StoppedItStillMovesLegally) {
   const Rules rules{6};
   const Board b = start_position(6, 6).board;
-  const std::atomic<bool> stopped{true};
+  StopFlag stopped;
+  stopped.raise();
   const HeuristicMove first = heuristic_move(rules, b, &stopped);
   EXPECT_GE(first.depth, 1);
   EXPECT_LE(first.nodes, 8192u);  // the stop is seen within a few thousand nodes
   EXPECT_FALSE(first.exact);
   EXPECT_GT(b.pits[first.pit], 0);
 
-  std::atomic<bool> stop{false};
+  StopFlag stop;
   std::thread timer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    stop = true;
+    stop.raise();
   });
   const HeuristicMove deeper = heuristic_move(rules, b, &stop);
   timer.join();
@@ -101,7 +102,8 @@ TEST(Heuristic, AnyBoardSearchesAsBoardDoes) {
     EXPECT_EQ(x.exact, depth == 200);
   }
   // Eleven pits a row, as KGP servers send: beyond Board, still a legal move at once.
-  const std::atomic<bool> stopped{true};
+  StopFlag stopped;
+  stopped.raise();
   const AnyBoard big{std::vector<int>(22, 21)};
   const HeuristicMove h = heuristic_move(Rules{}, big, &stopped);
   EXPECT_GE(h.pit, 0);

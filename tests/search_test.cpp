@@ -237,15 +237,15 @@ TEST(Search, PieValueMatchesThePieRule) {
         for (size_t i = 0; i < full.openings.size(); ++i) {
           const PieOpening& o = quick.openings[i];
           EXPECT_EQ(o.turn, full.openings[i].turn) << where;
-          EXPECT_LE(o.lower, full.openings[i].value) << where << " opening " << i;
-          EXPECT_GE(o.upper, full.openings[i].value) << where << " opening " << i;
+          EXPECT_LE(o.bounds.lower, full.openings[i].value) << where << " opening " << i;
+          EXPECT_GE(o.bounds.upper, full.openings[i].value) << where << " opening " << i;
           if (o.exact()) {
             EXPECT_EQ(o.value, full.openings[i].value) << where;
           }
           // An opening left with bounds was shown to be no nearer a draw (after a draw, none
           // needs searching).
           if (!o.exact() && full.value < 0) {
-            EXPECT_TRUE(o.lower >= -full.value || o.upper <= full.value) << where << " " << i;
+            EXPECT_TRUE(o.bounds.lower >= -full.value || o.bounds.upper <= full.value) << where << " " << i;
           }
         }
         EXPECT_TRUE(quick.openings[quick.best].exact()) << where;

@@ -62,10 +62,11 @@ TEST(Table, AGrowingSharedTableGivesTheSequentialValue) {
     Solver sequential(rules, 64 << 20);
     const int expected = sequential.value(start_board(4, 5));
     for (int threads : {2, 8}) {
-      const ParallelValue pv = tbb::task_arena(threads).execute(
-          [&] { return value_parallel(rules, Position{start_board(4, 5)}, nullptr, 64 << 20); });
-      EXPECT_EQ(pv.lower, expected) << threads << " threads";
-      EXPECT_EQ(pv.upper, expected) << threads << " threads";
+      const SearchResult pv = tbb::task_arena(threads).execute([&] {
+        return value_parallel({.rules = rules, .table_bytes = 64 << 20}, Position{start_board(4, 5)});
+      });
+      EXPECT_EQ(pv.margin.lower, expected) << threads << " threads";
+      EXPECT_EQ(pv.margin.upper, expected) << threads << " threads";
       EXPECT_GE(pv.table_bytes, 4u << 20) << "the table did not grow twice";
     }
   }

@@ -8,9 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "api/analyse.h"
-#include "api/deadline.h"
-#include "api/move_choice.h"
+#include "api/answer.h"
 #include "solver/notation.h"
 #include "solver/units.h"
 
@@ -21,17 +19,9 @@ using Clock = std::chrono::steady_clock;
 
 // A whole number in lo..hi, or invalid_argument naming the parameter.
 int64_t number(const std::string& name, const std::string& text, int64_t lo, int64_t hi) {
-  size_t used = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || v < lo || v > hi)
-    throw std::invalid_argument(name + " must be a whole number " + std::to_string(lo) + ".." +
-                                std::to_string(hi) + ", got '" + printable_input(text, 40) + "'");
-  return v;
+  if (const std::optional<int64_t> v = parse_whole_number(text, lo, hi)) return *v;
+  throw std::invalid_argument(name + " must be a whole number " + std::to_string(lo) + ".." +
+                              std::to_string(hi) + ", got '" + printable_input(text, 40) + "'");
 }
 
 }  // namespace
@@ -65,8 +55,10 @@ Analyst::Analyst(const AnalystOptions& options)
   const std::vector<VariantFiles> variants = list_variants(options.dir);
   for (const auto& v : variants) {
     try {
-      databases_.push_back(std::make_unique<Database>(
-          options.dir, v.rules, Database::search_cache_bytes() / variants.size()));
+      databases_.push_back(
+          {std::make_unique<Database>(options.dir, v.rules,
+                                      Database::search_cache_bytes() / variants.size()),
+           open_answer_store(options.dir, v.rules)});
     } catch (const std::exception& e) {  // a damaged or gapped variant: the others still serve
       std::fprintf(stderr, "kalah serve: not serving m=%d %s: %s\n", v.rules.pits,
                    describe(v.rules).c_str(), e.what());
@@ -76,16 +68,30 @@ Analyst::Analyst(const AnalystOptions& options)
 
 std::vector<std::string> Analyst::databases() const {
   std::vector<std::string> out;
-  for (const auto& db : databases_)
-    out.push_back("m=" + std::to_string(db->rules().pits) + " " + describe(db->rules()) +
-                  " layers 1.." + std::to_string(db->max_seeds()));
+  for (const Served& s : databases_)
+    out.push_back("m=" + std::to_string(s.db->rules().pits) + " " + describe(s.db->rules()) +
+                  " layers 1.." + std::to_string(s.db->max_seeds()));
   return out;
 }
 
-const Database* Analyst::database(const Rules& rules) const {
-  for (const auto& db : databases_)
-    if (db->rules() == rules) return db.get();
+const Analyst::Served* Analyst::served(const Rules& rules) const {
+  for (const Served& s : databases_)
+    if (s.db->rules() == rules) return &s;
   return nullptr;
+}
+
+Query Analyst::query(const Request& r) const {
+  Query q;
+  q.rules = r.rules;
+  q.position = r.position;
+  q.ask = r.value_only ? Ask::kValue : Ask::kAnalysis;
+  if (const Served* s = served(r.rules)) {
+    q.db = s->db.get();
+    q.store = s->store.get();
+  }
+  q.deadline = r.deadline;
+  q.table_mb = options_.table_mb;
+  return q;
 }
 
 Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arrival) const {
@@ -119,8 +125,8 @@ Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arriva
 }
 
 bool Analyst::needs_search(const Request& r) const {
-  const Database* db = database(r.rules);
-  return !db || seeds(r.position.board) > db->max_seeds();
+  const Served* s = served(r.rules);
+  return !s || seeds(r.position.board) > s->db->max_seeds();
 }
 
 bool Analyst::cached(const Request& r) {
@@ -156,12 +162,12 @@ std::string Analyst::answer(const Request& r) {
 }
 
 std::string Analyst::in_search_slot(
-    const Request& r, const std::function<std::string(std::atomic<bool>& stop)>& search,
-    const std::function<std::string()>& busy) {
-  std::atomic<bool> stop{false};
+    const Request& r, const std::function<std::string(const StopFlag& stop)>& search,
+    const std::function<std::string(StopReason why)>& busy) {
+  StopFlag stop;
   {
     std::lock_guard lock(running_mutex_);
-    if (closed_) return busy();
+    if (closed_) return busy(StopReason::kStop);
     running_.insert(&stop);
     if (!r.search_id.empty()) {
       auto named = std::make_shared<Live>();
@@ -174,7 +180,7 @@ std::string Analyst::in_search_slot(
   const struct Unlist {
     Analyst& a;
     const Request& r;
-    std::atomic<bool>* stop;
+    StopFlag* stop;
     ~Unlist() {
       std::lock_guard lock(a.running_mutex_);
       a.running_.erase(stop);
@@ -184,9 +190,9 @@ std::string Analyst::in_search_slot(
   } unlist{*this, r, &stop};
   // Waits for a slot in short steps, so that a cancelled search leaves the queue.
   bool started = false;
-  while (!stop && Clock::now() < r.deadline)
+  while (!stop.raised() && Clock::now() < r.deadline)
     if ((started = searches_.try_acquire_for(std::chrono::milliseconds(50)))) break;
-  if (!started) return busy();
+  if (!started) return busy(stop.raised() ? stop.reason() : StopReason::kDeadline);
   struct Slot {
     std::counting_semaphore<1024>& searches;
     ~Slot() { searches.release(); }
@@ -213,93 +219,83 @@ std::string Analyst::progress(const std::string& search_id) {
 std::string Analyst::cancel(const std::string& search_id) {
   std::lock_guard lock(running_mutex_);
   const auto it = named_.find(search_id);
-  if (it != named_.end()) *it->second->stop = true;
+  if (it != named_.end()) it->second->stop->raise(StopReason::kStop);
   return answer_json("serve").add("search", search_id).add("cancelled", it != named_.end()).str();
 }
 
 std::string Analyst::move(const Request& r) {
-  const Database* db = database(r.rules);
-  const auto seconds_left = [&] {
-    return std::chrono::duration<double>(r.deadline - Clock::now()).count();
+  Query q = query(r);
+  q.ask = Ask::kMove;
+  q.table_mb = 0;  // the value search's own (api/query.h)
+  const auto answer = [&](const Query& asked) {
+    Outcome o = run(asked);
+    o.seconds = seconds_since(r.arrival);
+    return outcome_json("serve", o).str();
   };
-  const auto answer = [&](const MoveChoice& c) {
-    return move_json("serve", r.rules, r.position, c, seconds_since(r.arrival)).str();
-  };
-  if (!needs_search(r)) return answer(choose_move(r.rules, r.position, db, 0));
-  const std::atomic<bool> now{true};  // no search slot in time: the heuristic's first answer
+  if (!needs_search(r)) return answer(q);
   return in_search_slot(
       r,
-      [&](std::atomic<bool>& stop) {
-        return answer(choose_move(r.rules, r.position, db, seconds_left(), &stop));
+      [&](const StopFlag& stop) {
+        Query in_time = q;
+        in_time.stop = &stop;
+        return answer(in_time);
       },
-      [&] { return answer(choose_move(r.rules, r.position, db, 0, &now)); });
+      [&](StopReason) {  // no search slot in time: the heuristic's first answer
+        StopFlag now;
+        now.raise(StopReason::kDeadline);
+        Query at_once = q;
+        at_once.deadline = Clock::now();
+        at_once.stop = &now;
+        return answer(at_once);
+      });
 }
 
 void Analyst::close() {
   std::lock_guard lock(running_mutex_);
   closed_ = true;
-  for (std::atomic<bool>* stop : running_) *stop = true;
+  for (StopFlag* stop : running_) stop->raise(StopReason::kStop);
 }
 
 std::string Analyst::compute(const Request& r, bool& exact) {
-  const Database* db = database(r.rules);
-  const Rules& rules = r.rules;
-  const Position& p = r.position;
-  if (!needs_search(r)) {
-    exact = true;
-    return analysis_json("serve", analyse_position(rules, p, db, options_.table_bytes).report)
-        .str();
+  Query q = query(r);
+  // Answered from the database or the answer store: at once, without a search slot.
+  if (!needs_search(r) || (q.store && q.store->find(q.position))) {
+    q.deadline.reset();
+    Outcome o = run(q);
+    exact = o.complete();
+    if (o.source == Source::kStore) o.seconds = seconds_since(r.arrival);
+    return outcome_json("serve", o).str();
   }
-  if (std::optional<Report> stored = stored_report(rules, p, db)) {  // solved before
-    exact = true;
-    stored->seconds = seconds_since(r.arrival);
-    return analysis_json("serve", *stored).str();
-  }
-  // Within the budget counted from the request's arrival (waiting included); one that cannot
-  // start answers with the bounds every position has.
-  const auto bounds = [&] {
-    const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
-    return interrupted_json("serve", rules, p, stores - s, stores + s, 0, seconds_since(r.arrival))
-        .str();
+  // A search within the budget counted from the request's arrival (waiting included); one that
+  // cannot start answers with the bounds every position has.
+  const auto bounds = [&](StopReason why) {
+    Outcome o;
+    o.rules = q.rules;
+    o.position = q.position;
+    o.stopped = why;
+    const int stores = q.position.mover_store - q.position.opponent_store;
+    const int s = seeds(q.position.board);
+    o.margin = {stores - s, stores + s};
+    o.seconds = seconds_since(r.arrival);
+    return outcome_json("serve", o).str();
   };
   return in_search_slot(
-      r, [&](std::atomic<bool>& stop) { return search(r, db, stop, exact); }, bounds);
-}
-
-std::string Analyst::search(const Request& r, const Database* db, std::atomic<bool>& stop,
-                            bool& exact) {
-  const Rules& rules = r.rules;
-  const Position& p = r.position;
-  if (r.value_only) {
-    const CopyWatch copies(db);
-    ParallelValue v;
-    {
-      const Deadline deadline(r.deadline, stop);
-      v = value_parallel(rules, p, db, options_.table_bytes, &stop);
-    }
-    copies.check();
-    exact = !v.interrupted;
-    const double seconds = seconds_since(r.arrival);
-    return (v.interrupted ? interrupted_json("serve", rules, p, v.lower, v.upper, v.nodes, seconds)
-                          : value_json("serve", rules, p, v.lower, v.nodes, v.probes, seconds))
-        .str();
-  }
-  Outcome out;
-  {
-    const Deadline deadline(r.deadline, stop);
-    const std::shared_ptr<Live> named = r.search_id.empty() ? nullptr : live(r.search_id);
-    MoveProgress report;
-    if (named)
-      report = [&named](const AnalysisProgress& so_far) {
-        std::lock_guard lock(named->mutex);
-        named->so_far = so_far;
-        named->reported = true;
-      };
-    out = analyse_position(rules, p, db, options_.table_bytes, &stop, report);
-  }
-  out.report.seconds = seconds_since(r.arrival);
-  exact = !out.interrupted;
-  return outcome_json("serve", out).str();
+      r,
+      [&](const StopFlag& stop) {
+        q.stop = &stop;
+        const std::shared_ptr<Live> named = r.search_id.empty() ? nullptr : live(r.search_id);
+        if (named)
+          q.progress = [&named](const QueryProgress& p) {
+            std::lock_guard lock(named->mutex);
+            named->so_far = p.search;
+            named->reported = true;
+          };
+        Outcome o = run(q);
+        o.seconds = seconds_since(r.arrival);
+        exact = o.complete();
+        return outcome_json("serve", o).str();
+      },
+      bounds);
 }
 
 }  // namespace kalah

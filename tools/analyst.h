@@ -18,8 +18,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "api/query.h"
 #include "db/database.h"
-#include "solver/parallel_search.h"
+#include "store/answer_store.h"
 
 namespace kalah {
 
@@ -27,7 +28,7 @@ struct AnalystOptions {
   std::string dir;                              // databases of every variant found here
   std::chrono::milliseconds budget{3000};       // the default per-request budget
   std::chrono::milliseconds max_budget{60000};  // what a request may ask for at most
-  size_t table_bytes = size_t{8} << 20;         // per root move of a search
+  size_t table_mb = 8;                          // per root move of a search
   int max_searches = 2;                         // searches at once
   size_t cache_entries = 4096;                  // exact answers kept
 };
@@ -81,17 +82,22 @@ class Analyst {
  private:
   // The answer; `exact` tells whether it may be cached (not bounds).
   std::string compute(const Request& r, bool& exact);
-  // The search behind compute: the value alone or the full analysis, stopped by the deadline.
-  std::string search(const Request& r, const Database* db, std::atomic<bool>& stop, bool& exact);
-  // Runs `search` with a stop flag that close() raises, as one of max_searches at once, waiting
-  // until the request's deadline at most; `busy` answers when it cannot start.
+  // The query of a request: its rules, position, database and answer store, deadline.
+  Query query(const Request& r) const;
+  // Runs `search` with a stop flag that close() and cancel() raise, as one of max_searches at
+  // once, waiting until the request's deadline at most; `busy` answers when it cannot start.
   std::string in_search_slot(const Request& r,
-                             const std::function<std::string(std::atomic<bool>& stop)>& search,
-                             const std::function<std::string()>& busy);
-  const Database* database(const Rules& rules) const;
+                             const std::function<std::string(const StopFlag& stop)>& search,
+                             const std::function<std::string(StopReason why)>& busy);
+  // A database of every variant in the directory, with its answer store.
+  struct Served {
+    std::unique_ptr<Database> db;
+    std::unique_ptr<AnswerStore> store;
+  };
+  const Served* served(const Rules& rules) const;
 
   AnalystOptions options_;
-  std::vector<std::unique_ptr<Database>> databases_;
+  std::vector<Served> databases_;
   std::counting_semaphore<1024> searches_;
 
   // The stop flags of the searches running now, for close(); and those with a client's name, with
@@ -99,14 +105,14 @@ class Analyst {
   struct Live {
     Rules rules;
     Position position;
-    std::atomic<bool>* stop;
+    StopFlag* stop;
     std::mutex mutex;
-    AnalysisProgress so_far;  // under mutex
+    SearchProgress so_far;  // under mutex
     bool reported = false;
   };
   std::shared_ptr<Live> live(const std::string& search_id);
   std::mutex running_mutex_;
-  std::set<std::atomic<bool>*> running_;
+  std::set<StopFlag*> running_;
   std::map<std::string, std::shared_ptr<Live>> named_;
   bool closed_ = false;
 

@@ -44,22 +44,6 @@ void add_threads_option(po::options_description& desc, int& threads) {
                      "worker threads; 0 = all cores");
 }
 
-int launched_processes() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-    const char* v = std::getenv(name);
-    if (!v) continue;
-    const int launched = std::atoi(v);
-#ifndef KALAH_MPI
-    if (launched > 1)
-      throw UsageError("started by mpirun with " + std::to_string(launched) +
-                       " processes, but this kalah was built without MPI: configure it with "
-                       "-DKALAH_MPI=ON (Debian: libopenmpi-dev), or run it without mpirun");
-#endif
-    return launched;
-  }
-  return 0;
-}
-
 namespace {
 
 // Runs a library parser of one flag's value; its complaint becomes a usage error naming the flag.
@@ -107,12 +91,6 @@ bool parse_command(const CommandHelp& help, const po::options_description& desc,
   }
   po::notify(vm);
   return true;
-}
-
-std::string signed_number(int v) {
-  std::string s = std::to_string(v);
-  if (v > 0) s.insert(s.begin(), '+');  // not "+" + s: GCC 12 warns falsely (-Wrestrict) on that
-  return s;
 }
 
 }  // namespace kalah

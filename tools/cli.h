@@ -41,10 +41,6 @@ void add_db_option(po::options_description& desc, std::string& dir, const char* 
 // --threads T (0 = all cores), for every command that computes (a ThreadLimit applies it).
 void add_threads_option(po::options_description& desc, int& threads);
 
-// The processes of the job when mpirun (Open MPI, or a PMI launcher) started this one; else 0.
-// Throws UsageError for more than one when this kalah was built without MPI.
-int launched_processes();
-
 // Parses a subcommand's arguments. Returns false when --help was asked for and printed.
 struct CommandHelp {
   const char* name;      // "solve"
@@ -67,9 +63,6 @@ void check_range(const char* flag, T value, T lo, T hi) {
   message << flag << " must be " << lo << ".." << hi << ", got " << value;
   throw UsageError(message.str());
 }
-
-// "+2", "0", "-4".
-std::string signed_number(int v);
 
 // Subcommands: each takes the arguments after its name and returns an exit status or throws.
 // With check_only, a command parses and validates its options and returns before any work (the

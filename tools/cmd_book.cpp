@@ -5,7 +5,9 @@
 #include <iostream>
 #include <set>
 
-#include "api/analyse.h"
+#include "api/answer.h"
+#include "api/query.h"
+#include "db/file_names.h"
 #include "solver/notation.h"
 #include "solver/threads.h"
 #include "solver/units.h"
@@ -63,72 +65,49 @@ std::vector<Entry> book_positions(const Rules& rules, const Position& start, int
   return out;
 }
 
-int build_book(const BookOptions& o, const Game& game) {
-  if (o.game.no_db) throw UsageError("the book is kept beside a database: give --db or none");
-  std::unique_ptr<Database> db = search_database(o.game, game.rules);
-  if (!db)
-    throw UsageError("no database of " + describe(game.rules) + " with " +
-                     std::to_string(game.rules.pits) + " pits in " + search_database_dir(o.game) +
-                     " to keep the book beside: build it first (kalah build)");
-  if (!db->answers()) throw UsageError("the answer store is off (KALAH_STORE=off)");
-  AnswerStore& store = *db->answers();
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
-  int computed = 0, kept = 0, in_database = 0;
-  uint64_t nodes = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
-    const char* what;
-    std::optional<StoredAnswer> s;
-    if (seeds(e.position.board) <= db->max_seeds()) {
-      ++in_database;
-      what = "database";
-    } else if ((s = store.find(e.position)) && s->book) {
-      ++kept;
-      what = "kept";
-    } else {
-      if (!s) {  // an answer solved before becomes the book's without a search
-        const Outcome out = analyse_position(game.rules, e.position, db.get(), kAnalysisTableBytes);
-        s = StoredAnswer{out.report.analysis, out.report.nodes, out.report.seconds, false};
-        nodes += out.report.nodes;
-      }
-      s->book = true;
-      if (!store.put(e.position, *s))
-        throw std::runtime_error("cannot write the book into " + store.dir());
-      ++computed;
-      what = "analysed";
-    }
-    const double elapsed = seconds_since(t0);
-    if (o.json) {
-      std::cout << variant_json("book", game.rules)
-                       .add("event", "position")
-                       .add("index", i + 1)
-                       .add("of", entries.size())
-                       .add("ply", e.ply)
-                       .add("moves", format_record(e.record))
-                       .add("position", format_absolute(e.position, game.rules.pits))
-                       .add("source", what)
-                       .add("value", s ? s->analysis.value : 0)
-                       .add("seconds", elapsed)
-                       .str()
-                << std::endl;
-    } else if (s) {
-      std::printf("[%zu/%zu] ply %d %-24s value %4s  %-8s  %.1f s\n", i + 1, entries.size(), e.ply,
-                  e.record.empty() ? "(start)" : format_record(e.record).c_str(),
-                  signed_number(s->analysis.value).c_str(), what, elapsed);
-      std::fflush(stdout);
-    }
+// What happened to one position of the book: a line, or a JSON object.
+void print_entry(const BookOptions& o, const Game& game, size_t index, size_t of, const Entry& e,
+                 const char* what, const std::optional<StoredAnswer>& s, double elapsed) {
+  if (o.json) {
+    std::cout << variant_json("book", game.rules)
+                     .add("event", "position")
+                     .add("index", index + 1)
+                     .add("of", of)
+                     .add("ply", e.ply)
+                     .add("moves", format_record(e.record))
+                     .add("position", format_absolute(e.position, game.rules.pits))
+                     .add("source", what)
+                     .add("value", s ? s->analysis.value : 0)
+                     .add("seconds", elapsed)
+                     .str()
+              << std::endl;
+  } else if (s) {
+    std::printf("[%zu/%zu] ply %d %-24s value %4s  %-8s  %.1f s\n", index + 1, of, e.ply,
+                e.record.empty() ? "(start)" : format_record(e.record).c_str(),
+                signed_number(s->analysis.value).c_str(), what, elapsed);
+    std::fflush(stdout);
   }
+}
+
+struct BookCounts {
+  size_t positions = 0;
+  int analysed = 0, kept = 0, in_database = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+void print_summary(const BookOptions& o, const Game& game, const BookCounts& n,
+                   const AnswerStore& store) {
   const AnswerStore::Census c = store.census();
   if (o.json)
     std::cout << variant_json("book", game.rules)
                      .add("event", "done")
-                     .add("positions", entries.size())
-                     .add("analysed", computed)
-                     .add("kept", kept)
-                     .add("in_database", in_database)
-                     .add("nodes", nodes)
-                     .add("seconds", seconds_since(t0))
+                     .add("positions", n.positions)
+                     .add("analysed", n.analysed)
+                     .add("kept", n.kept)
+                     .add("in_database", n.in_database)
+                     .add("nodes", n.nodes)
+                     .add("seconds", n.seconds)
                      .add("book_positions", c.book)
                      .add("book_bytes", c.book_bytes)
                      .str()
@@ -137,9 +116,55 @@ int build_book(const BookOptions& o, const Game& game) {
     std::printf(
         "book of %s within %d %s: %zu positions (%d analysed, %d kept from before, %d in the "
         "database), %.1f s; the store holds %llu book positions (%s) in %s\n",
-        game.title.c_str(), o.plies, o.plies == 1 ? "ply" : "plies", entries.size(), computed, kept,
-        in_database, seconds_since(t0), static_cast<unsigned long long>(c.book),
+        game.title.c_str(), o.plies, o.plies == 1 ? "ply" : "plies", n.positions, n.analysed,
+        n.kept, n.in_database, n.seconds, static_cast<unsigned long long>(c.book),
         human_bytes(c.book_bytes).c_str(), store.dir().c_str());
+}
+
+int build_book(const BookOptions& o, const Game& game) {
+  if (o.game.tables.no_db) throw UsageError("the book is kept beside a database: give --db or none");
+  const Tablebase tables = open_tablebase(o.game.tables, game.rules);
+  if (!tables.db)
+    throw UsageError("no database of " + describe(game.rules) + " with " +
+                     std::to_string(game.rules.pits) + " pits in " +
+                     (o.game.tables.db.empty() ? default_database_dir() : o.game.tables.db) +
+                     " to keep the book beside: build it first (kalah build)");
+  if (!tables.store) throw UsageError("the answer store is off (KALAH_STORE=off)");
+  AnswerStore& store = *tables.store;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
+  BookCounts n;
+  n.positions = entries.size();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    const char* what;
+    std::optional<StoredAnswer> s;
+    if (seeds(e.position.board) <= tables.db->max_seeds()) {
+      ++n.in_database;
+      what = "database";
+    } else if ((s = store.find(e.position)) && s->book) {
+      ++n.kept;
+      what = "kept";
+    } else {
+      if (!s) {  // an answer solved before becomes the book's without a search
+        Query q;
+        q.rules = game.rules;
+        q.position = e.position;
+        tables.serve(q);
+        const Outcome out = run(q);
+        s = StoredAnswer{*out.analysis, out.nodes, out.seconds, false};
+        n.nodes += out.nodes;
+      }
+      s->book = true;
+      if (!store.put(e.position, *s))
+        throw std::runtime_error("cannot write the book into " + store.dir());
+      ++n.analysed;
+      what = "analysed";
+    }
+    print_entry(o, game, i, entries.size(), e, what, s, seconds_since(t0));
+  }
+  n.seconds = seconds_since(t0);
+  print_summary(o, game, n, store);
   return kExitOk;
 }
 

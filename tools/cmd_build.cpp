@@ -1,6 +1,4 @@
 // cmd_build.cpp: `kalah build`, building or resuming a database directory.
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,9 +14,8 @@
 #include "solver/threads.h"
 #include "solver/units.h"
 #include "tools/cli.h"
-#ifdef KALAH_MPI
-#include "mpi/launch.h"
-#endif
+#include "tools/processes.h"
+#include "tools/progress_line.h"
 
 namespace kalah {
 namespace {
@@ -105,7 +102,7 @@ class JsonReporter : public BuildObserver {
 // on a terminal a progress bar with rate and ETA fills the line meanwhile.
 class Reporter : public BuildObserver {
  public:
-  explicit Reporter(bool live) : live_(live) {}
+  explicit Reporter(bool live) : line_(stdout, std::chrono::milliseconds(200), live) {}
 
   void layer_started(const LayerEvent& e) override {
     char buf[96];
@@ -113,25 +110,21 @@ class Reporter : public BuildObserver {
                   static_cast<unsigned long long>(e.boards), human_bytes(e.memory).c_str());
     std::lock_guard lock(mutex_);
     head_ = buf;
-    start_ = last_ = std::chrono::steady_clock::now();
+    start_ = std::chrono::steady_clock::now();
     std::cout << head_ << std::flush;
   }
 
   void layer_progress(int, uint64_t done, uint64_t total) override {
-    if (!live_) return;
+    if (!line_.live()) return;
     std::lock_guard lock(mutex_);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    const double rate = done / std::max(seconds, 1e-9);
+    const double rate = done / std::max(seconds_since(start_), 1e-9);
     const int width = 24, filled = static_cast<int>(width * done / std::max<uint64_t>(total, 1));
     char buf[160];
-    std::snprintf(buf, sizeof buf, "  [%s%s] %3d%%  %.1f M boards/s  ETA %.0f s\033[K",
+    std::snprintf(buf, sizeof buf, "  [%s%s] %3d%%  %.1f M boards/s  ETA %.0f s",
                   std::string(filled, '#').c_str(), std::string(width - filled, ' ').c_str(),
                   static_cast<int>(100 * done / std::max<uint64_t>(total, 1)), rate / 1e6,
                   (total - done) / std::max(rate, 1.0));
-    std::cout << "\r" << head_ << buf << std::flush;
+    line_.show(head_ + buf);
   }
 
   void layer_finished(const LayerEvent& e) override {
@@ -146,8 +139,10 @@ class Reporter : public BuildObserver {
                     e.boards / std::max(e.seconds, 1e-9),
                     static_cast<double>(e.file_bytes) / e.boards,
                     human_bytes(e.file_bytes).c_str());
-    std::cout << (live_ ? "\r" + head_ : std::string()) << buf << (live_ ? "\033[K" : "") << "\n"
-              << std::flush;
+    if (line_.live())
+      line_.finish(head_ + buf);
+    else
+      std::cout << buf << "\n" << std::flush;
     totals_.add(e);
   }
 
@@ -170,10 +165,10 @@ class Reporter : public BuildObserver {
   }
 
  private:
-  bool live_;
+  ProgressLine line_;
   std::mutex mutex_;
   std::string head_;
-  std::chrono::steady_clock::time_point start_, last_;
+  std::chrono::steady_clock::time_point start_;
   BuildTotals totals_;
 };
 
@@ -201,7 +196,7 @@ int report_build(const BuildCommandOptions& cmd, const BuildOptions& build_optio
             << "layer         boards      memory   seconds       boards/s  bytes/board  file\n"
             << std::flush;
   // Under mpirun process 0's output is a terminal whatever the user's is: lines only.
-  Reporter reporter(isatty(STDOUT_FILENO) && !processes);
+  Reporter reporter(!processes);
   build(reporter);
   reporter.summary();
   return kExitOk;
@@ -241,15 +236,11 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.lean = o.lean;
   validate(b);
   if (check_only) return kExitOk;
-#ifdef KALAH_MPI
-  if (launched_processes() > 0)
+  if (under_mpirun())
     return build_over_processes(
         b, [&](const BuildOptions& per_process, uint64_t peak, int processes, const auto& build) {
           report_build(o, per_process, false, peak, processes, build);
         });
-#else
-  launched_processes();  // refuses mpirun with several processes
-#endif
   // Refuses a build that cannot fit, before anything is printed.
   const MemoryPlan plan = plan_memory(b, Ranker(b.rules.pits, b.max_seeds));
   return report_build(o, b, plan.lean, plan.peak, 0,

@@ -6,10 +6,10 @@
 #include <set>
 
 #include "api/answer.h"
-#include "db/answer_store.h"
 #include "db/census.h"
 #include "db/decoded_layer.h"
 #include "solver/units.h"
+#include "store/answer_store.h"
 #include "tools/variants.h"
 
 namespace kalah {
@@ -107,6 +107,97 @@ void print_other_files(const std::string& dir, bool json) {
               human_bytes(total).c_str(), names.c_str(), others.size() > 10 ? ", ..." : "");
 }
 
+// What info says of one variant: its layers, the ones missing, the totals, its answer store.
+struct VariantInfo {
+  Rules rules;
+  std::vector<int> seeds;  // the layers present
+  std::vector<LayerInfo> layers;
+  std::vector<int> missing;
+  uint64_t boards = 0, bytes = 0, decoded_bytes = 0;
+  AnswerStore::Census stored;
+  bool ok = true;
+};
+
+VariantInfo read_variant(const std::string& dir, const VariantFiles& v) {
+  VariantInfo info;
+  info.rules = v.rules;
+  info.seeds = v.layers;
+  for (int s : v.layers) info.layers.push_back(read_layer(dir, v.rules, s));
+  for (int s = 1; s <= v.layers.back(); ++s)
+    if (!std::binary_search(v.layers.begin(), v.layers.end(), s)) info.missing.push_back(s);
+  for (const LayerInfo& l : info.layers) {
+    info.boards += l.boards;
+    info.bytes += l.bytes;
+    info.decoded_bytes += l.decoded;
+    if (!l.error.empty()) info.ok = false;
+  }
+  if (!info.missing.empty()) info.ok = false;
+  info.stored = AnswerStore(dir, v.rules).census();
+  return info;
+}
+
+void print_variant_json(const std::string& dir, const VariantInfo& v) {
+  std::vector<JsonObject> list;
+  for (const LayerInfo& l : v.layers) list.push_back(layer_json(l));
+  std::cout << variant_json("info", v.rules)
+                   .add("db", dir)
+                   .add("layers", list)
+                   .add("missing_layers", v.missing)
+                   .add("boards", v.boards)
+                   .add("bytes", v.bytes)
+                   .add("bytes_per_board", v.boards ? static_cast<double>(v.bytes) / v.boards : 0.0)
+                   .add("decoded_bytes", v.decoded_bytes)
+                   .add("stored_answers", v.stored.answers)
+                   .add("stored_answer_bytes", v.stored.answer_bytes)
+                   .add("book_positions", v.stored.book)
+                   .add("book_bytes", v.stored.book_bytes)
+                   .str()
+            << std::endl;
+}
+
+void print_layer_table(const VariantInfo& v) {
+  std::printf("%6s %14s %12s %12s %8s %12s %12s %12s  %s\n", "layer", "boards", "bytes",
+              "bytes/board", "ratio", "wins", "draws", "losses", "written by");
+  for (const LayerInfo& l : v.layers) {
+    if (!l.error.empty()) {
+      std::printf("%6d  error: %s\n", l.seeds, l.error.c_str());
+      continue;
+    }
+    std::printf(
+        "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %s\n", l.seeds,
+        static_cast<unsigned long long>(l.boards), static_cast<unsigned long long>(l.bytes),
+        static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
+        static_cast<unsigned long long>(l.wdl.wins), static_cast<unsigned long long>(l.wdl.draws),
+        static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
+  }
+}
+
+void print_variant_text(const std::string& dir, const VariantInfo& v) {
+  std::printf("m=%d %s: layers %d..%d (%zu files)\n", v.rules.pits, describe(v.rules).c_str(),
+              v.seeds.front(), v.seeds.back(), v.seeds.size());
+  for (size_t i = 0; i < v.missing.size();) {  // each run of missing layers
+    size_t j = i;
+    while (j + 1 < v.missing.size() && v.missing[j + 1] == v.missing[j] + 1) ++j;
+    std::printf("  layers %d..%d missing: the database cannot be opened\n", v.missing[i],
+                v.missing[j]);
+    i = j + 1;
+  }
+  print_layer_table(v);
+  std::printf("total: %llu boards, %s, %.3f bytes/board\n",
+              static_cast<unsigned long long>(v.boards), human_bytes(v.bytes).c_str(),
+              v.boards ? static_cast<double>(v.bytes) / v.boards : 0.0);
+  if (v.decoded_bytes > 0)
+    std::printf("decoded copies for searches: %s in %s/decoded (safe to delete)\n",
+                human_bytes(v.decoded_bytes).c_str(), dir.c_str());
+  if (v.stored.answers + v.stored.book > 0)
+    std::printf("answer store: %llu answers (%s), opening book: %llu positions (%s)\n",
+                static_cast<unsigned long long>(v.stored.answers),
+                human_bytes(v.stored.answer_bytes).c_str(),
+                static_cast<unsigned long long>(v.stored.book),
+                human_bytes(v.stored.book_bytes).c_str());
+  std::printf("\n");
+}
+
 }  // namespace
 
 int cmd_info(const std::vector<std::string>& args, bool check_only) {
@@ -123,75 +214,13 @@ int cmd_info(const std::vector<std::string>& args, bool check_only) {
   if (!parse_command(kHelp, desc, nullptr, args, vm) || check_only) return kExitOk;
 
   int status = kExitOk;
-  for (const auto& v : select_variants(dir, vm, pits, flags)) {
-    std::vector<LayerInfo> layers;
-    for (int s : v.layers) layers.push_back(read_layer(dir, v.rules, s));
-    uint64_t boards = 0, bytes = 0, decoded_bytes = 0;
-    std::vector<int> missing;
-    for (int s = 1; s <= v.layers.back(); ++s)
-      if (!std::binary_search(v.layers.begin(), v.layers.end(), s)) missing.push_back(s);
-    for (const LayerInfo& l : layers) {
-      boards += l.boards;
-      bytes += l.bytes;
-      decoded_bytes += l.decoded;
-      if (!l.error.empty()) status = kExitFailure;
-    }
-    if (!missing.empty()) status = kExitFailure;
-    const AnswerStore::Census stored = AnswerStore(dir, v.rules).census();
-    if (json) {
-      std::vector<JsonObject> list;
-      for (const LayerInfo& l : layers) list.push_back(layer_json(l));
-      std::cout << variant_json("info", v.rules)
-                       .add("db", dir)
-                       .add("layers", list)
-                       .add("missing_layers", missing)
-                       .add("boards", boards)
-                       .add("bytes", bytes)
-                       .add("bytes_per_board", boards ? static_cast<double>(bytes) / boards : 0.0)
-                       .add("decoded_bytes", decoded_bytes)
-                       .add("stored_answers", stored.answers)
-                       .add("stored_answer_bytes", stored.answer_bytes)
-                       .add("book_positions", stored.book)
-                       .add("book_bytes", stored.book_bytes)
-                       .str()
-                << std::endl;
-      continue;
-    }
-    std::printf("m=%d %s: layers %d..%d (%zu files)\n", v.rules.pits, describe(v.rules).c_str(),
-                v.layers.front(), v.layers.back(), v.layers.size());
-    for (size_t i = 0; i < missing.size();) {  // each run of missing layers
-      size_t j = i;
-      while (j + 1 < missing.size() && missing[j + 1] == missing[j] + 1) ++j;
-      std::printf("  layers %d..%d missing: the database cannot be opened\n", missing[i],
-                  missing[j]);
-      i = j + 1;
-    }
-    std::printf("%6s %14s %12s %12s %8s %12s %12s %12s  %s\n", "layer", "boards", "bytes",
-                "bytes/board", "ratio", "wins", "draws", "losses", "written by");
-    for (const LayerInfo& l : layers) {
-      if (!l.error.empty()) {
-        std::printf("%6d  error: %s\n", l.seeds, l.error.c_str());
-        continue;
-      }
-      std::printf(
-          "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %s\n", l.seeds,
-          static_cast<unsigned long long>(l.boards), static_cast<unsigned long long>(l.bytes),
-          static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
-          static_cast<unsigned long long>(l.wdl.wins), static_cast<unsigned long long>(l.wdl.draws),
-          static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
-    }
-    std::printf("total: %llu boards, %s, %.3f bytes/board\n",
-                static_cast<unsigned long long>(boards), human_bytes(bytes).c_str(),
-                boards ? static_cast<double>(bytes) / boards : 0.0);
-    if (decoded_bytes > 0)
-      std::printf("decoded copies for searches: %s in %s/decoded (safe to delete)\n",
-                  human_bytes(decoded_bytes).c_str(), dir.c_str());
-    if (stored.answers + stored.book > 0)
-      std::printf(
-          "answer store: %llu answers (%s), opening book: %llu positions (%s)\n",
-          static_cast<unsigned long long>(stored.answers), human_bytes(stored.answer_bytes).c_str(),
-          static_cast<unsigned long long>(stored.book), human_bytes(stored.book_bytes).c_str());
-    std::printf("\n");
+  for (const auto& files : select_variants(dir, vm, pits, flags)) {
+    const VariantInfo v = read_variant(dir, files);
+    if (!v.ok) status = kExitFailure;
+    if (json)
+      print_variant_json(dir, v);
+    else
+      print_variant_text(dir, v);
   }
   print_other_files(dir, json);
   return status;

@@ -4,7 +4,8 @@
 #include <sstream>
 #include <string>
 
-#include "api/move_choice.h"
+#include "api/deadline.h"
+#include "api/query.h"
 #include "solver/notation.h"
 #include "solver/threads.h"
 #include "tools/cli.h"
@@ -64,7 +65,7 @@ class Match {
       : o_(o),
         game_(std::move(game)),
         user_(parse_side(o.side)),
-        db_(search_database(o.game, game_.rules)),
+        tables_(open_tablebase(o.game.tables, game_.rules)),
         positions_{game_.position} {}
 
   int run() {
@@ -72,7 +73,9 @@ class Match {
     std::cout << "kalah play: " << game_.title << ", rules: " << describe(game_.rules)
               << "\nyou play " << side_name(user_) << "; kalah plays " << side_name(other(user_))
               << " with " << o_.seconds << " s a move"
-              << (db_ ? ", database layers 1.." + std::to_string(db_->max_seeds()) : "") << "\n";
+              << (tables_.db ? ", database layers 1.." + std::to_string(tables_.db->max_seeds())
+                             : "")
+              << "\n";
     while (!is_terminal(game_.rules, now().board)) {
       std::cout << "\n" << draw(now(), m, user_, label(other(user_)), label(user_));
       if (now().mover != user_) {
@@ -111,7 +114,7 @@ class Match {
         out << "draws";
       else
         out << (c.value > 0 ? "wins" : "loses") << " by " << std::abs(c.value);
-      out << (c.source == "database" ? ", proven by the database" : ", proven");
+      out << (c.source == Source::kDatabase ? ", proven by the database" : ", proven");
     } else {
       out << "not proven in " << o_.seconds << " s: the best of a " << c.depth
           << "-ply search, estimated " << signed_number(c.value) << " for " << side_name(side);
@@ -119,10 +122,21 @@ class Match {
     return out.str();
   }
 
+  // kalah's move for the side to move, within --time.
+  MoveChoice choose() const {
+    Query q;
+    q.rules = game_.rules;
+    q.position = now();
+    q.ask = Ask::kMove;
+    tables_.serve(q);
+    q.deadline = seconds_from_now(o_.seconds);
+    return *kalah::run(q).move;
+  }
+
   void computer_move() {
     const Side me = now().mover;
     std::cout << "kalah is thinking..." << std::flush;
-    const MoveChoice c = choose_move(game_.rules, now(), db_.get(), o_.seconds);
+    const MoveChoice c = choose();
     std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1 << " (" << verdict(me, c)
               << ")\n";
     play(c.pit);
@@ -146,7 +160,7 @@ class Match {
                                    : line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
       if (word == "q" || word == "quit") return false;
       if (word == "h" || word == "hint") {
-        const MoveChoice c = choose_move(game_.rules, now(), db_.get(), o_.seconds);
+        const MoveChoice c = choose();
         std::cout << "hint: pit " << c.pit + 1 << " (" << verdict(user_, c) << ")\n";
         continue;
       }
@@ -196,7 +210,7 @@ class Match {
   const PlayOptions& o_;
   Game game_;
   Side user_;
-  std::unique_ptr<Database> db_;
+  Tablebase tables_;
   std::vector<Position> positions_;          // positions_[k] after k plies of this game
   std::vector<std::pair<Side, int>> plies_;  // played here, after game_.record
 };

@@ -3,7 +3,8 @@
 #include <map>
 #include <memory>
 
-#include "api/analyse.h"
+#include "api/answer.h"
+#include "api/query.h"
 #include "db/database.h"
 #include "solver/game_record.h"
 #include "solver/notation.h"
@@ -50,37 +51,43 @@ class Querier {
     const ParsedPosition parsed = parse_position(text, o_.pits);
     const Rules rules = make_rules(parsed.pits, o_.rule_flags);
     const Position p = replay(rules, parsed.position, parse_record(o_.moves, parsed.pits));
-    const Database& db = database(rules);
+    Query q;
+    q.rules = rules;
+    q.position = p;
+    open(q);
     const int s = seeds(p.board);
-
-    if (s > db.max_seeds() && !o_.search)
+    if (s > q.db->max_seeds() && !o_.search)
       throw UsageError("position '" + printable_input(text) + "' has " + std::to_string(s) +
                        " seeds on the pits; the database holds up to " +
-                       std::to_string(db.max_seeds()) + " (add --search to solve it by search)");
+                       std::to_string(q.db->max_seeds()) + " (add --search to solve it by search)");
     // Above the database: on all cores, as `solve` does, the database ending the search.
-    const Report report = analyse_position(rules, p, &db, kAnalysisTableBytes).report;
+    const Outcome out = run(q);
     if (o_.json) {
-      std::cout << analysis_json("query", report).str() << "\n";
+      std::cout << outcome_json("query", out).str() << "\n";
     } else {
       print_heading(std::cout, o_.moves.empty() ? "position" : "position after " + o_.moves, rules,
                     p);
-      print_text(std::cout, report);
+      print_outcome(std::cout, out);
     }
     std::cout.flush();
   }
 
  private:
-  const Database& database(const Rules& rules) {
-    auto& db = open_[rules.pits];
-    if (!db)
+  // The database of q's pit count, opened once, and the answer store beside it.
+  void open(Query& q) {
+    auto& [db, store] = open_[q.rules.pits];
+    if (!db) {
       db = std::make_unique<Database>(
-          o_.dir, rules,
+          o_.dir, q.rules,
           o_.search ? Database::search_cache_bytes() : static_cast<size_t>(o_.cache_mb) << 20);
-    return *db;
+      store = open_answer_store(o_.dir, q.rules);
+    }
+    q.db = db.get();
+    q.store = store.get();
   }
 
   const QueryOptions& o_;
-  std::map<int, std::unique_ptr<Database>> open_;
+  std::map<int, std::pair<std::unique_ptr<Database>, std::unique_ptr<AnswerStore>>> open_;
 };
 
 bool blank_or_comment(const std::string& line) {

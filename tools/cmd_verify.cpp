@@ -1,12 +1,11 @@
 // cmd_verify.cpp: `kalah verify`, checking a database three independent ways (db/verify.h).
-#include <unistd.h>
-
 #include <cstdio>
 #include <iostream>
 
 #include "api/answer.h"
 #include "db/verify.h"
 #include "solver/threads.h"
+#include "tools/progress_line.h"
 #include "tools/variants.h"
 
 namespace kalah {
@@ -47,6 +46,7 @@ bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyO
   if (problems.empty()) {
     try {
       const Database db(dir, v.rules);
+      ProgressLine line(stderr, std::chrono::milliseconds(0), json);  // text lines are progress
       for (int s = 1; s <= db.max_seeds(); ++s) {
         const LayerCheck c = check_layer(db, dir, s, o);
         for (const auto& problem : c.problems) fail(problem);
@@ -56,9 +56,8 @@ bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyO
                              .add("recomputed", c.recomputed)
                              .add("solved", c.solved)
                              .add("wrong", c.wrong));
-        if (json && isatty(STDERR_FILENO))  // the text form's lines are its progress
-          std::fprintf(stderr, "\r  verify: layer %d of %d checked\033[K%s", s, db.max_seeds(),
-                       s == db.max_seeds() ? "\r\033[K" : "");
+        line.show("  verify: layer " + std::to_string(s) + " of " +
+                  std::to_string(db.max_seeds()) + " checked");
         if (!json)
           std::printf(
               "  layer %3d: %llu boards recomputed from children, %llu solved by search: %s\n", s,

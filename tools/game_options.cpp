@@ -8,6 +8,16 @@
 
 namespace kalah {
 
+void add_database_options(po::options_description& desc, DatabaseOptions& o,
+                          const std::string& rules_in_db) {
+  desc.add_options()(
+      "db", po::value(&o.db)->value_name("DIR"),
+      ("endgame database (kalah build) whose values end the search early; without --db, the "
+       "default directory (" +
+       default_database_dir() + ") is used when it holds layers of " + rules_in_db)
+          .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database");
+}
+
 void add_game_options(po::options_description& desc, GameOptions& o) {
   desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
                      "pits per row, 1..8 (default 6; must agree with a given position)")(
@@ -15,20 +25,17 @@ void add_game_options(po::options_description& desc, GameOptions& o) {
       "position", po::value(&o.position)->value_name("POS"),
       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
       "moves", po::value(&o.moves)->value_name("RECORD"),
-      "play a game record first, e.g. 'S:3-6 N:2-1' (turns of pits, as 'kalah play' prints)")(
-      "db", po::value(&o.db)->value_name("DIR"),
-      ("endgame database (kalah build) whose values end the search early; without --db, the "
-       "default directory (" +
-       default_database_dir() + ") is used when it holds layers of the rules")
-          .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database")(
-      "no-store", po::bool_switch(&o.no_store),
+      "play a game record first, e.g. 'S:3-6 N:2-1' (turns of pits, as 'kalah play' prints)");
+  add_database_options(desc, o.tables);
+  desc.add_options()(
+      "no-store", po::bool_switch(&o.tables.no_store),
       "search even what the database's answer store holds (for measuring; KALAH_STORE=off in "
       "the environment does the same for every command)");
   add_rule_options(desc, o.rule_flags);
 }
 
 Game resolve_game(const GameOptions& o, int default_seeds) {
-  if (o.no_db && !o.db.empty()) throw UsageError("give --db or --no-db, not both");
+  if (o.tables.no_db && !o.tables.db.empty()) throw UsageError("give --db or --no-db, not both");
   Game g;
   const bool pits_given = o.pits != GameOptions::kNotGiven;
   int m = pits_given ? o.pits : 6;
@@ -57,13 +64,9 @@ Game resolve_game(const GameOptions& o, int default_seeds) {
   return g;
 }
 
-std::string search_database_dir(const GameOptions& o) {
-  return o.no_db ? "" : o.db.empty() ? default_database_dir() : o.db;
-}
-
 namespace {
 
-std::unique_ptr<Database> open_search_database(const GameOptions& o, const Rules& rules) {
+std::unique_ptr<Database> open_search_database(const DatabaseOptions& o, const Rules& rules) {
   // A search probes all over the database: a cache that holds all of it decodes each block once
   // (m = 6, <= 24 seeds: 1.25 GB); a database bigger than half the memory is evicted from.
   if (!o.db.empty()) return std::make_unique<Database>(o.db, rules, Database::search_cache_bytes());
@@ -80,10 +83,14 @@ std::unique_ptr<Database> open_search_database(const GameOptions& o, const Rules
 
 }  // namespace
 
-std::unique_ptr<Database> search_database(const GameOptions& o, const Rules& rules) {
-  std::unique_ptr<Database> db = open_search_database(o, rules);
-  if (db) db->use_answer_store(!o.no_store);
-  return db;
+Tablebase open_tablebase(const DatabaseOptions& o, const Rules& rules) {
+  if (o.no_db && !o.db.empty()) throw UsageError("give --db or --no-db, not both");
+  Tablebase t;
+  t.db = open_search_database(o, rules);
+  if (!t.db) return t;
+  t.dir = t.db->dir();
+  if (!o.no_store) t.store = open_answer_store(t.dir, rules);
+  return t;
 }
 
 }  // namespace kalah

@@ -1,5 +1,6 @@
-// game_options.h: the game a command line names (`solve`, `play`): the start of Kalah(M,N) or a
-// given position, a game record played from it, the rules, and the database a search stops at.
+// game_options.h: the game a command line names (`solve`, `play`, `book`): the start of
+// Kalah(M,N) or a given position, a game record played from it, the rules; and the database a
+// search stops at (also `kgp`'s), with the answer store beside it.
 #pragma once
 
 #include <limits>
@@ -7,11 +8,24 @@
 #include <string>
 #include <vector>
 
+#include "api/query.h"
 #include "db/database.h"
 #include "solver/game_record.h"
+#include "store/answer_store.h"
 #include "tools/cli.h"
 
 namespace kalah {
+
+// --db DIR and --no-db (and, for the commands that read the answer store, --no-store): the
+// database a search stops at.
+struct DatabaseOptions {
+  std::string db;
+  bool no_db = false;
+  bool no_store = false;  // search again what the database's answer store holds
+};
+// `rules_in_db` says which rules the database must hold (for the help).
+void add_database_options(po::options_description& desc, DatabaseOptions& o,
+                          const std::string& rules_in_db = "the rules");
 
 struct GameOptions {
   static constexpr int kNotGiven = std::numeric_limits<int>::min();
@@ -20,12 +34,10 @@ struct GameOptions {
   std::string position;
   std::string moves;  // a game record played from the position first
   RuleFlags rule_flags;
-  std::string db;
-  bool no_db = false;
-  bool no_store = false;  // search again what the database's answer store holds
+  DatabaseOptions tables;
 };
 
-// --pits, --seeds, --position, --moves, --db, --no-db, --no-store and the rule flags.
+// --pits, --seeds, --position, --moves, the rule flags and the database options.
 void add_game_options(po::options_description& desc, GameOptions& o);
 
 struct Game {
@@ -40,11 +52,21 @@ struct Game {
 // `default_seeds` > 0 stands for --seeds when neither it nor a position is given.
 Game resolve_game(const GameOptions& o, int default_seeds = -1);
 
+// The database a search stops at, and the answer store beside it (none with --no-store or
+// KALAH_STORE=off).
+struct Tablebase {
+  std::unique_ptr<Database> db;
+  std::unique_ptr<AnswerStore> store;
+  std::string dir;  // of db, or "" for none
+
+  // Gives q the database and the store.
+  void serve(Query& q) const {
+    q.db = db.get();
+    q.store = store.get();
+  }
+};
 // --db DIR (its errors are fatal), else the default directory when it holds the rules (a note on
 // stderr when it cannot be used: the search goes on alone), else none (--no-db or no directory).
-std::unique_ptr<Database> search_database(const GameOptions& o, const Rules& rules);
-
-// The directory search_database opens, for what a command prints.
-std::string search_database_dir(const GameOptions& o);
+Tablebase open_tablebase(const DatabaseOptions& o, const Rules& rules);
 
 }  // namespace kalah

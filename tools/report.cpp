@@ -1,17 +1,31 @@
-// report.cpp: the text form of an analysis (the JSON form is api/answer.h).
+// report.cpp: the text form of an answer (the JSON form is api/outcome_json.cpp).
 #include "tools/report.h"
 
 #include <cstdio>
 #include <cstdlib>
 
+#include "api/answer.h"
 #include "solver/notation.h"
-#include "tools/cli.h"
+#include "solver/units.h"
 
 namespace kalah {
+namespace {
 
-void print_text(std::ostream& out, const Report& r) {
-  const Analysis& a = r.analysis;
-  const char* mover = side_name(r.position.mover);
+void print_counts(std::ostream& out, const Outcome& o) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%s: %llu   database probes: %llu   time: %.3f s\n",
+                o.source == Source::kDatabase ? "positions looked up" : "nodes",
+                static_cast<unsigned long long>(o.nodes), static_cast<unsigned long long>(o.probes),
+                o.seconds);
+  out << line;
+  if (o.earlier_nodes)
+    out << "resumed from a checkpoint: " << o.earlier_nodes << " nodes before this run, "
+        << o.nodes + o.earlier_nodes << " in all\n";
+}
+
+void print_analysis(std::ostream& out, const Outcome& o) {
+  const Analysis& a = *o.analysis;
+  const char* mover = side_name(o.position.mover);
   out << "value: " << signed_number(a.value) << " for " << mover << " (" << result_word(a.value)
       << ")";
   if (a.finished) out << "; the game is over";
@@ -26,18 +40,60 @@ void print_text(std::ostream& out, const Report& r) {
       out << row;
     }
     out << "best line:";
-    Side side = r.position.mover;
+    Side side = o.position.mover;
     for (const auto& turn : a.best_line) {
       out << " " << (side == Side::kSouth ? "S:" : "N:") << format_turn(turn);
       side = other(side);
     }
     out << "\n";
   }
-  if (r.source == "store")
+  if (o.source == Source::kStore)
     out << "from the answer store beside the database (solved before; --no-store searches again)\n";
-  print_counts(out, r.source == "database" ? "positions looked up" : "nodes", r.nodes, r.probes,
-               r.seconds, r.earlier_nodes);
 }
+
+void print_pie(std::ostream& out, const Outcome& o) {
+  const PieAnalysis& pie = *o.pie;
+  const char* first = side_name(o.position.mover);
+  const char* second = side_name(other(o.position.mover));
+  out << "openings of " << first << " (final margin for " << first << "; " << second
+      << " swaps when it is positive):\n";
+  for (const auto& opening : pie.openings) {
+    char row[128];
+    if (opening.exact())
+      std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(opening.turn).c_str(),
+                    signed_number(opening.value).c_str(), opening.swapped ? "swap  " : "keep  ",
+                    signed_number(-std::abs(opening.value)).c_str());
+    else  // the pie rule's value alone proved only that it comes no nearer a draw
+      std::snprintf(row, sizeof row, "  %-14s %s .. %s: no nearer a draw\n",
+                    format_turn(opening.turn).c_str(),
+                    signed_number(opening.bounds.lower).c_str(),
+                    signed_number(opening.bounds.upper).c_str());
+    out << row;
+  }
+  out << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
+      << result_word(pie.value) << "), best opening " << format_turn(pie.openings[pie.best].turn)
+      << "\n";
+}
+
+void print_stopped(std::ostream& out, const Outcome& o) {
+  out << "interrupted after " << o.nodes << " nodes";
+  if (o.earlier_nodes) out << " (and " << o.earlier_nodes << " before the checkpoint)";
+  out << ", " << o.seconds << " s: the value for " << side_name(o.position.mover);
+  if (o.margin.exact())
+    out << " is " << signed_number(o.margin.lower)
+        << "; the rest of the analysis was not finished\n";
+  else
+    out << " lies in [" << signed_number(o.margin.lower) << ", "
+        << signed_number(o.margin.upper) << "]\n";
+}
+
+void print_certificate(std::ostream& out, const Certified& c, const std::string& db_dir) {
+  out << "certificate: " << c.file << ", " << human_bytes(c.bytes) << ", " << c.positions
+      << " positions, " << c.seconds << " s; check it with: kalah-check-certificate " << c.file
+      << (db_dir.empty() ? "" : " --db " + db_dir) << "\n";
+}
+
+}  // namespace
 
 void print_heading(std::ostream& out, const std::string& title, const Rules& rules,
                    const Position& p) {
@@ -47,40 +103,34 @@ void print_heading(std::ostream& out, const std::string& title, const Rules& rul
       << draw(p, m);
 }
 
-void print_pie(std::ostream& out, const Position& p, const PieAnalysis& pie, uint64_t nodes,
-               uint64_t probes, double seconds, uint64_t earlier_nodes) {
-  const char* first = side_name(p.mover);
-  const char* second = side_name(other(p.mover));
-  out << "openings of " << first << " (final margin for " << first << "; " << second
-      << " swaps when it is positive):\n";
-  for (const auto& o : pie.openings) {
-    char row[128];
-    if (o.exact())
-      std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(o.turn).c_str(),
-                    signed_number(o.value).c_str(), o.swapped ? "swap  " : "keep  ",
-                    signed_number(-std::abs(o.value)).c_str());
-    else  // --pie --value-only proved only that it comes no nearer a draw
-      std::snprintf(row, sizeof row, "  %-14s %s .. %s: no nearer a draw\n",
-                    format_turn(o.turn).c_str(), signed_number(o.lower).c_str(),
-                    signed_number(o.upper).c_str());
-    out << row;
+void print_outcome(std::ostream& out, const Outcome& o, const std::string& db_dir) {
+  if (!o.complete()) return print_stopped(out, o);
+  if (o.pie) {
+    print_pie(out, o);
+  } else if (o.analysis) {
+    print_analysis(out, o);
+  } else {
+    out << "value: " << signed_number(o.margin.lower) << " for " << side_name(o.position.mover)
+        << " (" << result_word(o.margin.lower) << "); moves not valued (--value-only)\n";
   }
-  out << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
-      << result_word(pie.value) << "), best opening " << format_turn(pie.openings[pie.best].turn)
-      << "\n";
-  print_counts(out, "nodes", nodes, probes, seconds, earlier_nodes);
+  print_counts(out, o);
+  if (o.certificate) print_certificate(out, *o.certificate, db_dir);
 }
 
-void print_counts(std::ostream& out, const char* what, uint64_t nodes, uint64_t probes,
-                  double seconds, uint64_t earlier_nodes) {
-  char line[160];
-  std::snprintf(line, sizeof line, "%s: %llu   database probes: %llu   time: %.3f s\n", what,
-                static_cast<unsigned long long>(nodes), static_cast<unsigned long long>(probes),
-                seconds);
+void print_processes(std::ostream& out, const FrontierStats& s, double seconds) {
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "over %zu processes, %d search threads: %llu jobs (%llu cancelled, %llu leaves "
+                "refined), %zu boards above the leaves, threads busy %.0f %% of the time, %.2g "
+                "bytes sent a node; nodes by process:",
+                s.nodes_by_process.size(), s.slots, static_cast<unsigned long long>(s.jobs),
+                static_cast<unsigned long long>(s.cancelled),
+                static_cast<unsigned long long>(s.refined), s.dag_nodes,
+                100 * s.busy_seconds / (s.slots * seconds),
+                s.nodes ? static_cast<double>(s.bytes) / s.nodes : 0.0);
   out << line;
-  if (earlier_nodes)
-    out << "resumed from a checkpoint: " << earlier_nodes << " nodes before this run, "
-        << nodes + earlier_nodes << " in all\n";
+  for (uint64_t n : s.nodes_by_process) out << " " << n;
+  out << "\n";
 }
 
 }  // namespace kalah

@@ -18,6 +18,10 @@
 // rules), with the command line's message; std::runtime_error for a database that cannot be
 // read or is damaged.
 //
+// Stopping: a search ends early when its `stop` flag is set (from any thread) or its
+// Options::timeout runs out; either way the Analysis holds the bounds proven (exact = false,
+// `stopped` says which), never an exception.
+//
 // Thread safety: a Database may be shared; all its const member functions may be called from
 // any number of threads at once. The free functions and Position are thread-safe; solve() and
 // analyse() use every core unless Options::threads says otherwise.
@@ -62,14 +66,9 @@ struct Options {
   int threads = 0;          // worker threads of this call (a oneTBB arena); 0 = every core
   bool value_only = false;  // the value alone: no move values or line, far less work in big games
   double timeout = 0;       // seconds, 0 = none: when they run out the search stops and the
-                            // Analysis holds the bounds proven (exact = false), no exception
+                            // Analysis holds the bounds proven (exact = false)
   bool pie = false;         // the pie rule: after the mover's first turn the opponent may swap
                             // sides; every opening's value and the best one (Analysis::openings)
-};
-
-// Thrown when a call was stopped through its `stop` flag; what() gives the bounds proven.
-struct KALAH_API Interrupted : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 // A board for probing inside a search, without text: pits[0..m) are the mover's pits in sowing
@@ -143,15 +142,16 @@ struct Analysis {
   std::string position;  // side-relative
   std::string absolute;
   int value = 0;                       // final margin for the player to move (exact: see below)
-  bool exact = true;                   // false when Options::timeout ran out first: the value
+  bool exact = true;                   // false when the search was stopped first: the value
   int lower = 0, upper = 0;            //   lies in [lower, upper] (value = lower); else both are it
+  std::string stopped;                 // why not exact: "stop" (the flag) or "deadline" (timeout)
   std::string result;                  // "win", "draw" or "loss"
   bool finished = false;               // the game is already over
   std::vector<Move> moves;             // every legal move, by pit
   std::vector<std::string> best_line;  // turns to the end of the game
   std::vector<Opening> openings;       // Options::pie: every opening (value: the pie rule's)
   std::string best_opening;            // Options::pie: the first opening reaching the value
-  std::string source;                  // "database", "store", "search" or "bounds" (timeout)
+  std::string source;                  // "database", "store", "search" or "bounds" (stopped)
   uint64_t nodes = 0;                  // search nodes or database look-ups
   uint64_t probes = 0;                 // database probes
   double seconds = 0;
@@ -182,11 +182,10 @@ class KALAH_API Database {
   // V of `board`, or nothing when it has more seeds than the top layer: the probe to call inside
   // a search, at its leaves (like Fathom's tb_probe_wdl), where probe() and analyse() are root
   // calls (tb_probe_root). No text, no allocation; with the database resident (it fits half the
-  // memory: a decoded copy mapped, docs/design.md §6) no lock either. Measured on this
-  // project's 2-core machine with other work running (a quiet one does better), the 22-seed
-  // Kalah(6,n) database: 90 ns for a board probed again and again, 600 ns for a random board
-  // (cache and TLB misses), against 4-20 us for probe() (text, and a check of every decoded copy
-  // per call). The first probe of each block also checks it (a 64 KiB hash). Thread-safe. A board with seeds beyond pit 2m throws
+  // memory: a decoded copy mapped, docs/design.md §6) no lock either: a load of the block's
+  // state and one of the value, where probe() parses text and checks every decoded copy per
+  // call (the README's cost section has the figures). The first probe of each block also checks
+  // it (a 64 KiB hash). Thread-safe. A board with seeds beyond pit 2m throws
   // std::invalid_argument. Unlike probe(), it does not check after each call that no decoded
   // copy was changed under the process: call check_copies() once the search that used it is
   // over.
@@ -196,8 +195,8 @@ class KALAH_API Database {
   // fstat per layer.
   void check_copies() const;
   // Every move's value and a best line: from the database, or by a search that ends at it when
-  // the position is above the top layer. Setting *stop (from any thread) ends a search early:
-  // Interrupted is thrown.
+  // the position is above the top layer. Setting *stop (from any thread) ends a search early,
+  // with the bounds proven.
   Analysis analyse(const std::string& position, const std::atomic<bool>* stop = nullptr,
                    const Options& options = {}) const;
 
@@ -212,8 +211,8 @@ class KALAH_API Database {
 
 // Analyses any position: from `db` when it holds the position, else by search (on all cores)
 // ending at `db` when given (same rules). rules.pits = 0 takes the pit count from the position.
-// Setting *stop (from any thread) ends the search early: Interrupted is thrown (a timeout in
-// `options` returns the bounds instead). `kalah solve POSITION`.
+// Setting *stop (from any thread) ends the search early, as a timeout does: the Analysis holds
+// the bounds proven. `kalah solve POSITION`.
 KALAH_API Analysis analyse(const Rules& rules, const std::string& position,
                            const Database* db = nullptr, const std::atomic<bool>* stop = nullptr,
                            const Options& options = {});

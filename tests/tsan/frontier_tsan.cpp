@@ -1,12 +1,15 @@
 // frontier_tsan.cpp: the search spread over processes (solver/frontier_search.h), its processes
-// simulated in this one, under ThreadSanitizer: the manager's thread, and each process's search
-// threads (std::thread) over one shared table that grows while they search, with jobs cancelled
-// and leaves split under them. Every value must equal a lone solver's.
+// simulated in this one (solver/slot_pool.h), under ThreadSanitizer: the manager's thread, and
+// each process's search threads (std::thread) over one shared table that grows while they
+// search, with jobs cancelled and leaves refined under them. Every value must equal a lone
+// solver's.
 #include <cstdio>
 #include <random>
 
-#include "solver/frontier_search.h"
+#include "solver/frontier_analysis.h"
 #include "solver/rank.h"
+#include "solver/slot_pool.h"
+#include "solver/solver.h"
 
 using namespace kalah;
 
@@ -25,10 +28,9 @@ int main() {
     p.board =
         ranker.unrank(s, std::uniform_int_distribution<uint64_t>(0, ranker.layer_size(s) - 1)(rng));
     FrontierStats stats;
-    const ParallelValue v = value_frontier(rules, p, nullptr, transport, nullptr,
-                                           FrontierOptions{.leaves_per_slot = 2}, {}, nullptr,
-                                           &stats);
-    wrong += v.lower != lone.value(p.board) || v.upper != v.lower;
+    const SearchResult v = value_frontier({.rules = rules}, p, transport,
+                                          FrontierOptions{.leaves_per_slot = 2}, &stats);
+    wrong += v.margin.lower != lone.value(p.board) || !v.margin.exact();
     jobs += stats.jobs;
     ++boards;
   }

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The model of docs/cluster.md: time of `mpirun kalah build` for m = 6 on a cluster.
 
-Every input is either measured on the 2-core development machine (scripts/mpi_bench.sh) or an
+Every input is either measured on the 2-core development machine (scripts/bench/mpi_build.sh) or an
 assumption about the cluster; both are arguments, so the model can be rerun with other figures.
 The row-pair balance is computed exactly, with the same assignment as db/partition.cpp.
 
-Usage: scripts/cluster_model.py [--machines 16] [--cores 64] [--link-gbit 100] ...
+Usage: scripts/bench/cluster_model.py [--machines 16] [--cores 64] [--link-gbit 100] ...
 """
 import argparse
 from math import comb
@@ -48,7 +48,7 @@ def main():
                    help="per-core speed on a 64-core machine relative to one core here: the "
                         "build is bound by random memory reads, and 64 cores share the "
                         "memory system (this VM's 2 cores keep 0.99 each)")
-    # Measured here (scripts/mpi_bench.sh 24; see docs/cluster.md).
+    # Measured here (scripts/bench/mpi_build.sh 24; see docs/cluster.md).
     a.add_argument("--core-ns", type=float, default=130,
                    help="core-nanoseconds a board over processes, exchanges included (2 processes on 2 "
                         "cores, m = 6 up to 24 seeds)")

@@ -4,11 +4,11 @@
 # book holds), printing how many came from the store and the time to each full answer (median,
 # 99th percentile, worst), measured at the client.
 #
-#   bash scripts/book_bench.sh DIR N CAPTURE K      e.g.  bash scripts/book_bench.sh db 3 empty 4
+#   bash scripts/bench/book.sh DIR N CAPTURE K      e.g.  bash scripts/bench/book.sh db 3 empty 4
 #
 # Build the book first: kalah book build --db DIR --seeds N --capture CAPTURE --plies K.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=$1 seeds=$2 capture=$3 plies=$4
 python3 - build/tools/kalah "$dir" "$seeds" "$capture" "$plies" <<'PY'
 import json, subprocess, sys, time, urllib.parse, urllib.request

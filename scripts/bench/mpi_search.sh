@@ -5,7 +5,7 @@
 # thread each; beyond the cores they oversubscribe). Checks every answer equals one process's and
 # prints time, nodes, the ratio to one process, and the processes' own note (jobs, threads busy,
 # bytes sent a node, nodes by process). Rounds alternate the runs, as the machine drifts.
-# Usage: scripts/mpi_search_bench.sh DB28 DB22 [KALAH] [ROUNDS]   (KALAH built with -DKALAH_MPI=ON)
+# Usage: scripts/bench/mpi_search.sh DB28 DB22 [KALAH] [ROUNDS]   (KALAH built with -DKALAH_MPI=ON)
 set -euo pipefail
 db28=$1 db22=$2
 kalah=${3:-build/tools/kalah}

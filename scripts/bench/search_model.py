@@ -2,10 +2,10 @@
 """The model of docs/cluster.md ("Solving Kalah(6,6)"): time of `mpirun kalah solve` on a cluster.
 
 Every input is an argument whose default is either measured on the 2-core development machine
-(scripts/mpi_search_bench.sh) or a stated assumption about the cluster or the game; the model is
+(scripts/bench/mpi_search.sh) or a stated assumption about the cluster or the game; the model is
 rerun with other figures by passing them.
 
-Usage: scripts/search_model.py [--machines 16 64 256] [--cores 64] [--nodes 5.5e13] ...
+Usage: scripts/bench/search_model.py [--machines 16 64 256] [--cores 64] [--nodes 5.5e13] ...
 """
 import argparse
 

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -67,5 +68,9 @@ class AnswerStore {
   mutable std::once_flag counted_;
   std::mutex evicting_;
 };
+
+// The store beside the database in db_dir for `rules`, or none when KALAH_STORE=off in the
+// environment (the test suite, scripts/bench.sh: a search measured is a search).
+std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules);
 
 }  // namespace kalah

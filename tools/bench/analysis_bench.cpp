@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <random>
@@ -40,16 +41,9 @@ Position sample(const Rules& rules, int seeds, int plies, std::mt19937_64& rng) 
   return p;
 }
 
-long number(const std::string& flag, const std::string& value) {
-  size_t used = 0;
-  long n = -1;
-  try {
-    n = std::stol(value, &used);
-  } catch (const std::logic_error&) {
-  }
-  if (used != value.size() || n < 0)
-    throw std::invalid_argument(flag + ": '" + value + "' is not a count");
-  return n;
+int64_t number(const std::string& flag, const std::string& value) {
+  if (const auto n = parse_whole_number(value, 0, INT32_MAX)) return *n;
+  throw std::invalid_argument(flag + ": '" + value + "' is not a count");
 }
 
 int run(int argc, char** argv) {
@@ -88,7 +82,9 @@ int run(int argc, char** argv) {
   const Database db(dir, rules, Database::search_cache_bytes());
   std::mt19937_64 rng(seed);
   // Every block the searches read is checked once per process: not a cost of the first position.
-  value_parallel(rules, Position{start_board(pits, per_pit)}, &db, kSearchTableBytes);
+  const SearchSetup value{.rules = rules, .leaves = &db, .table_bytes = kSearchTableBytes};
+  const SearchSetup full{.rules = rules, .leaves = &db, .table_bytes = kAnalysisTableBytes};
+  value_parallel(value, Position{start_board(pits, per_pit)});
   std::vector<double> ratios;
   double value_total = 0, full_total = 0;
   std::printf(
@@ -97,12 +93,12 @@ int run(int argc, char** argv) {
     const Position p = sample(rules, per_pit, plies, rng);
     if (seeds(p.board) <= db.max_seeds()) continue;  // the database answers it: nothing to time
     auto t0 = std::chrono::steady_clock::now();
-    const ParallelValue v = value_parallel(rules, p, &db, kSearchTableBytes);
+    const SearchResult v = value_parallel(value, p);
     const double value_s = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    const ParallelAnalysis a = analyse_parallel(rules, p, &db, kAnalysisTableBytes);
+    const SearchResult a = analyse_parallel(full, p);
     const double full_s = seconds_since(t0);
-    if (a.analysis.value != v.lower) {
+    if (a.analysis.value != v.margin.lower) {
       std::fprintf(stderr, "kalah-analysis-bench: values differ on %s\n",
                    format_relative(p, pits).c_str());
       return 1;
@@ -111,7 +107,7 @@ int run(int argc, char** argv) {
     full_total += full_s;
     ratios.push_back(full_s / value_s);
     std::printf("%-32s %8.3f %8.3f %7.2f %+6d  %llu, %llu\n", format_relative(p, pits).c_str(),
-                value_s, full_s, full_s / value_s, v.lower,
+                value_s, full_s, full_s / value_s, v.margin.lower,
                 static_cast<unsigned long long>(v.nodes), static_cast<unsigned long long>(a.nodes));
   }
   std::sort(ratios.begin(), ratios.end());

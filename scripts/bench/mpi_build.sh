@@ -4,7 +4,7 @@
 # processes (on this machine: --oversubscribe, one thread each; one process alone uses every
 # core), checks that the files are identical and prints, per P: time, peak memory per process against the
 # estimate, and per layer: time, exchange rounds, bytes sent a board.
-# Usage: scripts/mpi_bench.sh [S] [KALAH]   (KALAH built with -DKALAH_MPI=ON)
+# Usage: scripts/bench/mpi_build.sh [S] [KALAH]   (KALAH built with -DKALAH_MPI=ON)
 set -euo pipefail
 seeds=${1:-24}
 kalah=${2:-build/tools/kalah}

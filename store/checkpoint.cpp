@@ -1,8 +1,10 @@
 // checkpoint.cpp: the checkpoint file of checkpoint.h.
-#include "db/checkpoint.h"
+#include "store/checkpoint.h"
 
 #include <zstd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "db/le_bytes.h"
+#include "solver/notation.h"
 
 namespace kalah {
 namespace {
@@ -34,7 +37,7 @@ std::string head_lines(const Rules& rules, const Board& b, const SearchState& s)
   for (int i = 0; i < 2 * rules.pits; ++i) text << " " << int{b.pits[i]};
   text << "\nnodes " << s.nodes << "\n";
   for (const MoveBounds& mv : s.moves)
-    text << "move " << mv.pit + 1 << " " << mv.lower << " " << mv.upper << "\n";
+    text << "move " << mv.pit + 1 << " " << mv.bounds.lower << " " << mv.bounds.upper << "\n";
   text << "entries " << s.entries.size() << "\n";
   return text.str();
 }
@@ -107,7 +110,7 @@ std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& 
       words >> state.nodes;
     } else if (key == "move") {
       MoveBounds mv;
-      words >> mv.pit >> mv.lower >> mv.upper;
+      words >> mv.pit >> mv.bounds.lower >> mv.bounds.upper;
       --mv.pit;
       state.moves.push_back(mv);
     } else if (key == "entries") {
@@ -142,6 +145,59 @@ std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& 
     if (e.lo > e.hi) return refuse("an entry's bounds do not meet");
   }
   return state;
+}
+
+namespace {
+
+// "1573253120 nodes searched, value in [+10, +56], 2 of 7 moves exact, 2734362 table entries"
+// A full analysis also gets an estimate of what remains: the moves not yet exact at the average
+// cost of those that are (the value search, which finds the first, included). A value search
+// gets none: it stops at an unknown test.
+std::string describe_state(const SearchState& s, const Board& b, int stores, bool full) {
+  // The root's bounds: the best move's proven lower bound, the highest upper bound.
+  int lower = -seeds(b), upper = -seeds(b), exact = 0;
+  for (const MoveBounds& mv : s.moves) {
+    lower = std::max(lower, mv.bounds.lower);
+    upper = std::max(upper, mv.bounds.upper);
+    exact += mv.bounds.exact();
+  }
+  std::string text = std::to_string(s.nodes) + " nodes searched, value in [" +
+                     signed_number(stores + lower) + ", " + signed_number(stores + upper) + "], " +
+                     std::to_string(exact) + " of " + std::to_string(s.moves.size()) +
+                     " moves exact, " + std::to_string(s.entries.size()) + " table entries";
+  const int left = static_cast<int>(s.moves.size()) - exact;
+  if (full && exact > 0 && left > 0) {
+    char estimate[96];
+    std::snprintf(estimate, sizeof estimate, "; about %.2g more nodes for the %d moves left",
+                  static_cast<double>(s.nodes) / exact * left, left);
+    text += estimate;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double seconds,
+                                              const Rules& rules, const Position& p, bool full,
+                                              const std::function<void(const std::string&)>& note) {
+  make_checkpoint_dir(dir);
+  auto c = std::make_unique<Checkpoints>();
+  const Board& b = p.board;
+  const int stores = p.mover_store - p.opponent_store;
+  std::string problem;
+  c->resumed = read_checkpoint(dir, rules, b, problem);
+  if (!problem.empty() && note) note("ignoring " + problem + "; starting afresh");
+  if (c->resumed && note)
+    note("resuming from " + checkpoint_path(dir, rules, b) + ": " +
+         describe_state(*c->resumed, b, stores, full));
+  c->checkpointing.seconds = seconds;
+  c->checkpointing.resume = c->resumed ? &*c->resumed : nullptr;
+  // Each save says what is proven so far: a search of hours between its answers shows progress.
+  c->checkpointing.save = [dir, rules, b, stores, full, note](const SearchState& s) {
+    write_checkpoint(dir, rules, b, s);
+    if (note) note("checkpoint: " + describe_state(s, b, stores, full));
+  };
+  return c;
 }
 
 }  // namespace kalah

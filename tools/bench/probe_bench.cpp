@@ -1,5 +1,5 @@
 // probe_bench.cpp: what the library's board-level probe costs an engine, per call, through the
-// public API (scripts/probe_bench.py runs it beside Python's probe on the same positions).
+// public API (scripts/bench/probe.py runs it beside Python's probe on the same positions).
 //
 //   kalah-probe-bench DIR CAPTURE POSITIONS_FILE ROUNDS
 //

@@ -1,11 +1,12 @@
 // answer_store.cpp: records as checked text, one file each.
-#include "db/answer_store.h"
+#include "store/answer_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -35,10 +36,9 @@ uint64_t checksum(const std::string& text) {
   return c.digest();
 }
 
-bool read_int(const std::string& text, long long& v) {
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  return ec == std::errc() && ptr == end;
+// Any whole number a record may hold (the callers check its range).
+std::optional<int64_t> read_int(const std::string& text) {
+  return parse_whole_number(text, INT64_MIN, INT64_MAX);
 }
 
 // The lines of a record, each "key rest"; nothing if a key is not the expected one.
@@ -52,11 +52,9 @@ class Reader {
     if (line.rfind(prefix, 0) != 0) return std::nullopt;
     return line.substr(prefix.size());
   }
-  std::optional<long long> number(const char* key) {
-    long long v;
+  std::optional<int64_t> number(const char* key) {
     const auto f = field(key);
-    if (!f || !read_int(*f, v)) return std::nullopt;
-    return v;
+    return f ? read_int(*f) : std::nullopt;
   }
 
  private:
@@ -130,12 +128,11 @@ std::optional<StoredAnswer> AnswerStore::read(const std::string& path, const Pos
   try {
     for (const std::string& w : words(*moves)) {
       const size_t c1 = w.find(':'), c2 = w.find(':', c1 + 1);
-      long long pit, v;
-      if (c2 == std::string::npos || !read_int(w.substr(0, c1), pit) ||
-          !read_int(w.substr(c1 + 1, c2 - c1 - 1), v) || pit < 1 || pit > rules_.pits ||
-          p.board.pits[pit - 1] == 0)
-        return std::nullopt;
-      a.moves.push_back({static_cast<int>(pit - 1), static_cast<int>(v),
+      if (c2 == std::string::npos) return std::nullopt;
+      const auto pit = parse_whole_number(w.substr(0, c1), 1, rules_.pits);
+      const auto v = read_int(w.substr(c1 + 1, c2 - c1 - 1));
+      if (!pit || !v || p.board.pits[*pit - 1] == 0) return std::nullopt;
+      a.moves.push_back({static_cast<int>(*pit - 1), static_cast<int>(*v),
                          parse_turn(w.substr(c2 + 1), rules_.pits)});
     }
     for (const std::string& w : words(*line)) a.best_line.push_back(parse_turn(w, rules_.pits));
@@ -231,6 +228,12 @@ void AnswerStore::evict() {
     if (fs::remove(e.path, ec)) total -= e.bytes;
   }
   answer_bytes_ = total;
+}
+
+std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules) {
+  const char* store = std::getenv("KALAH_STORE");
+  if (store && std::string(store) == "off") return nullptr;
+  return std::make_unique<AnswerStore>(db_dir, rules);
 }
 
 }  // namespace kalah

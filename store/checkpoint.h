@@ -1,5 +1,5 @@
 // checkpoint.h: a long solve's progress in a file (`kalah solve --checkpoint DIR`, docs/design.md
-// §7): the SearchState of solver/parallel_search.h for one board of one rule variant.
+// §7): the SearchState of solver/search_run.h for one board of one rule variant.
 //
 // DIR/<variant>-<16 hex digits: the board's hash>.checkpoint, format version 1: text lines, then
 // the table entries as one zstd frame (content size and checksum), 2m + 6 bytes each: the board
@@ -19,11 +19,13 @@
 // values do not depend on the database the search stops at: a checkpoint serves any.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
-#include "solver/parallel_search.h"
 #include "solver/rules.h"
+#include "solver/search_run.h"
 
 namespace kalah {
 
@@ -41,5 +43,17 @@ void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b
 // another format, another board under the same name) is nothing too, with `problem` saying why.
 std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& rules,
                                            const Board& b, std::string& problem);
+
+// A search's checkpoints in dir for position p: the state saved there, if any, and the saving to
+// it. `note` is told (a line each) what the run resumes from, each save, and a file it cannot
+// trust, which is ignored. `full`: for a full analysis, whose notes estimate what remains.
+// Throws DatabaseError when dir cannot be created.
+struct Checkpoints {
+  std::optional<SearchState> resumed;
+  Checkpointing checkpointing;
+};
+std::unique_ptr<Checkpoints> open_checkpoints(
+    const std::string& dir, double seconds, const Rules& rules, const Position& p, bool full,
+    const std::function<void(const std::string&)>& note = {});
 
 }  // namespace kalah

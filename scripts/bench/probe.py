@@ -2,13 +2,14 @@
 """What a probe costs per call from Python against C++ (issue goal: Python within 2x of the
 C++ board-level probe), on the same positions of one database.
 
-usage: probe_bench.py [DIR [CAPTURE]]   (default: a 6-pit, 16-seed empty-capture database built
-                                         in a temporary directory; needs build/ with Python)
+usage: scripts/bench/probe.py [DIR [CAPTURE]]   (default: a 6-pit, 16-seed empty-capture
+    database built in a temporary directory; needs build/ with Python and -DKALAH_EXPERIMENTS=ON:
+    scripts/build.sh -DKALAH_EXPERIMENTS=ON)
 
 Draws 100,000 positions the database holds (random legal play from the starts of Kalah(m, n), a
 fixed seed, kept once their pits hold at most the top layer's seeds),
 then times, per call: C++ Database::probe_board over the list and on one board again and again
-(build/tools/kalah-probe-bench), and Python's db.probe() in a plain loop over the same list,
+(build/tools/bench/kalah-probe-bench, built with -DKALAH_EXPERIMENTS=ON), and Python's db.probe() in a plain loop over the same list,
 with Position objects (the board-level path) and with text.
 """
 import json
@@ -19,7 +20,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
 sys.path.insert(0, os.path.join(BUILD, "python"))
 import kalah  # noqa: E402
@@ -63,7 +64,7 @@ def main():
             f.write("\n".join(texts) + "\n")
         rounds = 10
         cpp = json.loads(subprocess.run(
-            [os.path.join(BUILD, "tools", "kalah-probe-bench"), directory, capture, listing,
+            [os.path.join(BUILD, "tools", "bench", "kalah-probe-bench"), directory, capture, listing,
              str(rounds)], check=True, capture_output=True, text=True).stdout)
         probe = db.probe
         for p in ps:  # warm, as the C++ side is

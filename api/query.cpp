@@ -1,0 +1,118 @@
+// query.cpp: run(), the cascade behind every answer: database, answer store, search.
+#include "api/query.h"
+
+#include <tbb/task_arena.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "api/deadline.h"
+#include "api/query_search.h"
+#include "solver/threads.h"
+#include "solver/units.h"
+
+namespace kalah {
+
+size_t table_bytes(const Query& q) {
+  if (q.table_mb) return q.table_mb << 20;
+  const bool small_tree = q.db && (q.ask == Ask::kAnalysis || q.ask == Ask::kPie);
+  return small_tree ? kAnalysisTableBytes : kSearchTableBytes;
+}
+
+namespace {
+
+void check(const Query& q) {
+  if (q.db && !(q.db->rules() == q.rules))
+    throw std::invalid_argument("the database holds m=" + std::to_string(q.db->rules().pits) +
+                                " " + describe(q.db->rules()) + ", not m=" +
+                                std::to_string(q.rules.pits) + " " + describe(q.rules));
+  const bool pie = q.ask == Ask::kPie || q.ask == Ask::kPieValue;
+  if (pie && !q.certificate.empty())
+    throw std::invalid_argument("a certificate proves a position's value; not with the pie rule");
+  if (q.transport && (pie || q.ask == Ask::kMove || !q.certificate.empty()))
+    throw std::invalid_argument(
+        "over processes kalah answers a value or a full analysis without a certificate");
+  if (pie && is_terminal(q.rules, q.position.board))
+    throw std::invalid_argument("the game is over: there is no opening for the pie rule");
+}
+
+// The whole analysis of a position the database or the answer store holds: as cheap as its
+// value, so it is the answer to a value too.
+bool from_tables(const Query& q, Outcome& o) {
+  const Position& p = q.position;
+  if (q.db && seeds(p.board) <= q.db->max_seeds()) {
+    o.analysis = q.db->analyse(p, o.probes);
+    o.source = Source::kDatabase;
+    o.nodes = o.probes;
+  } else if (std::optional<StoredAnswer> s;
+             q.db && q.store && (s = q.store->find(p)).has_value()) {
+    o.analysis = s->analysis;
+    o.source = Source::kStore;
+  } else {
+    return false;
+  }
+  o.margin = {o.analysis->value, o.analysis->value};
+  return true;
+}
+
+// The proof of the value, written after it (its seconds are its own): a stop while it is
+// written leaves the value exact and the outcome stopped.
+void certify_value(const Query& q, const StopFlag* stop, Outcome& o) {
+  QueryProgress now;
+  try {
+    o.certificate = certify(q.certificate, q.rules, q.position, o.margin.lower, q.db, stop,
+                            [&](uint64_t positions) {
+                              if (!q.progress) return;
+                              now.certified = positions;
+                              q.progress(now);
+                            });
+  } catch (const SearchInterrupted& e) {
+    o.stopped = e.reason;
+  }
+}
+
+Outcome answer(const Query& q, const StopFlag* stop) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const CopyWatch copies(q.db);
+  Outcome o;
+  o.rules = q.rules;
+  o.position = q.position;
+  o.ask = q.ask;
+  const bool value = q.ask == Ask::kAnalysis || q.ask == Ask::kValue;
+  if (value && from_tables(q, o)) {
+    // answered
+  } else if (q.ask == Ask::kMove) {
+    o.move = move_of(q, stop);
+    o.source = o.move->source;
+    o.margin = {o.move->value, o.move->value};  // the heuristic's: an estimate
+  } else {
+    search(q, stop, o);
+  }
+  copies.check();  // a decoded copy changed under the answer: withheld
+  o.seconds = seconds_since(t0);
+  if (q.ask == Ask::kAnalysis && o.source == Source::kSearch && o.complete() && q.db && q.store)
+    q.store->put(q.position, {*o.analysis, o.nodes, o.seconds, false});
+  if (value && o.complete() && !q.certificate.empty()) certify_value(q, stop, o);
+  return o;
+}
+
+}  // namespace
+
+Outcome run(const Query& q) {
+  validate(q.rules);
+  check(q);
+  // Stopped by the caller's flag or by the deadline, whichever comes first (a move has its
+  // deadline of its own).
+  StopFlag halt;
+  std::optional<Deadline> deadline;
+  const StopFlag* stop = q.stop;
+  if (q.deadline && q.ask != Ask::kMove) {
+    deadline.emplace(*q.deadline, halt, q.stop);
+    stop = &halt;
+  }
+  if (q.threads <= 0) return answer(q, stop);
+  tbb::task_arena arena(thread_count(q.threads));  // the call's own: calls do not limit others
+  return arena.execute([&] { return answer(q, stop); });
+}
+
+}  // namespace kalah

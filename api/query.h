@@ -1,0 +1,114 @@
+// query.h: the one path from a question about a position to its answer (docs/design.md §9).
+//
+// Every front end (`kalah solve`, `query`, `book`, `serve`, `play`, `kgp`, the C++ library and
+// the Python module) fills in a Query, calls run() and renders the Outcome: outcome_json here,
+// or tools/report.h's text. A query is answered from wherever it is cheapest: the database when
+// it holds the position, else the answer store beside it when that holds a full analysis, else a
+// search on all cores (or over processes) that ends at the database's layers.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/json.h"
+#include "api/move_choice.h"
+#include "api/source.h"
+#include "db/database.h"
+#include "solver/leaf_jobs.h"
+#include "solver/openings.h"
+#include "solver/search_run.h"
+#include "store/answer_store.h"
+#include "store/certificate.h"
+
+namespace kalah {
+
+// What is asked.
+enum class Ask {
+  kAnalysis,  // the value, every move's value with its whole turn, a best line
+  kValue,     // the value alone (a database or the answer store gives the whole analysis: free)
+  kPie,       // the pie rule: every opening's exact value, the best one
+  kPieValue,  // the pie rule's value and an opening reaching it; the other openings bounded
+  kMove,      // a move to play by the deadline: proven when it can be, else the heuristic's
+};
+
+// How far a query has come: called on the querying thread between null-window tests.
+struct QueryProgress {
+  SearchProgress search;     // the search under way (for the pie rule: of an opening's position)
+  size_t openings_done = 0;  // kPie: openings valued; kPieValue: opening searches begun
+  size_t openings = 0;       // the pie rule: openings in all
+  uint64_t certified = 0;    // positions of the certificate proven so far, once it is written
+  std::optional<MoveChoice> move;          // kMove: the move so far, as it improves
+  std::vector<uint64_t> nodes_by_process;  // over processes: the nodes each searched
+};
+
+struct Query {
+  using Clock = std::chrono::steady_clock;
+
+  // What is asked, of which position.
+  Rules rules;
+  Position position;
+  Ask ask = Ask::kAnalysis;
+  // What answers it: a database of the same rules (or none), and the answer store beside it
+  // (or none; only read and written with a database).
+  const Database* db = nullptr;
+  AnswerStore* store = nullptr;
+  // Its limits. A stop or the deadline ends the search early: the outcome then holds the bounds
+  // proven and why it stopped, never an exception.
+  const StopFlag* stop = nullptr;
+  std::optional<Clock::time_point> deadline;  // kMove: when the move is due (else at once)
+  int threads = 0;                            // 0: those of the caller's oneTBB arena
+  size_t table_mb = 0;                        // per root move; 0: table_bytes()'s choice
+  // Its sinks.
+  std::function<void(const QueryProgress&)> progress;
+  std::function<void(const std::string&)> note;  // a line about checkpoints (resumed, saved)
+  std::string checkpoint_dir;                     // keep the search's progress there, resume it
+  double checkpoint_seconds = 60;
+  std::string certificate;  // kAnalysis, kValue: write a proof of the value to this file
+  // Where it runs: this process, or the processes of a transport (mpi/search.h): a value or a
+  // full analysis only, without certificate.
+  JobTransport* transport = nullptr;
+  FrontierOptions frontier;
+};
+
+// The transposition table per root move: the query's table_mb when given; 32 MiB
+// (kAnalysisTableBytes) for a full analysis or the pie rule over a database, whose tree above
+// the database is small; else 256 MiB (kSearchTableBytes).
+size_t table_bytes(const Query& q);
+
+struct Outcome {
+  // The question, for rendering.
+  Rules rules;
+  Position position;
+  Ask ask = Ask::kAnalysis;
+  // The answer: exact margin unless stopped (then the bounds proven, and why).
+  Source source = Source::kSearch;
+  StopReason stopped = StopReason::kNone;
+  Bounds margin;                      // on the final margin for the mover
+  std::optional<Analysis> analysis;   // kAnalysis; kValue when a database or the store answered
+  std::optional<PieAnalysis> pie;     // kPie, kPieValue
+  std::optional<MoveChoice> move;     // kMove
+  std::optional<Certified> certificate;
+  std::optional<FrontierStats> processes;  // a search over processes
+  // What it took.
+  uint64_t nodes = 0, probes = 0;
+  uint64_t earlier_nodes = 0;  // searched by the runs its checkpoints resumed from
+  double seconds = 0;          // to the answer (a certificate's time is its own)
+
+  bool complete() const { return stopped == StopReason::kNone; }
+};
+
+// Answers q. Throws std::invalid_argument for a query that cannot be asked (the pie rule over
+// processes or with a certificate, rules other than the database's, a finished position under the
+// pie rule) and DatabaseError when a decoded copy changed under the answer (db/block_cache.h).
+Outcome run(const Query& q);
+
+// The outcome as one JSON object (docs/json.md): analysis, value, pie rule, move, or, when
+// stopped, the bounds proven; with the certificate when one was written.
+JsonObject outcome_json(const std::string& command, const Outcome& o);
+
+}  // namespace kalah

@@ -1,0 +1,196 @@
+// query_search.cpp: the searches behind run(): value and full analysis (here or over processes),
+// the pie rule (every opening exact, or its value from null-window tests), the move to play.
+#include "api/query_search.h"
+
+#include <memory>
+#include <unordered_map>
+
+#include "solver/frontier_analysis.h"
+#include "solver/parallel_search.h"
+#include "store/checkpoint.h"
+
+namespace kalah {
+namespace {
+
+SearchSetup setup_of(const Query& q, const StopFlag* stop) {
+  SearchSetup s;
+  s.rules = q.rules;
+  s.leaves = q.db;
+  s.table_bytes = table_bytes(q);
+  s.stop = stop;
+  return s;
+}
+
+// The checkpoints of the search of `at` in q's directory (none without one). `full`: a full
+// analysis, whose notes estimate what remains.
+std::unique_ptr<Checkpoints> checkpoints(const Query& q, const Position& at, bool full) {
+  if (q.checkpoint_dir.empty()) return nullptr;
+  return open_checkpoints(q.checkpoint_dir, q.checkpoint_seconds, q.rules, at, full, q.note);
+}
+
+void add_counts(const SearchResult& r, Outcome& o) {
+  o.nodes += r.nodes;
+  o.probes += r.probes;
+  o.earlier_nodes += r.earlier_nodes;
+}
+
+// The bounds every position has: a pie rule stopped before its end proves no others.
+Bounds any_bounds(const Position& p) {
+  const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
+  return {stores - s, stores + s};
+}
+
+// The value or the full analysis of q's position.
+void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
+  const bool full = q.ask == Ask::kAnalysis;
+  SearchSetup setup = setup_of(q, stop);
+  const std::unique_ptr<Checkpoints> saves = checkpoints(q, q.position, full);
+  setup.checkpoint = saves ? &saves->checkpointing : nullptr;
+  FrontierStats stats;  // over processes: filled before each progress report
+  if (q.progress)
+    setup.progress = [&](const SearchProgress& now) {
+      QueryProgress report;
+      report.search = now;
+      report.nodes_by_process = stats.nodes_by_process;
+      q.progress(report);
+    };
+  SearchResult r;
+  if (q.transport) {
+    r = full ? analyse_frontier(setup, q.position, *q.transport, q.frontier, &stats)
+             : value_frontier(setup, q.position, *q.transport, q.frontier, &stats);
+    o.processes = stats;
+  } else {
+    r = full ? analyse_parallel(setup, q.position) : value_parallel(setup, q.position);
+  }
+  o.margin = r.margin;
+  o.stopped = r.stopped;
+  add_counts(r, o);
+  if (full && r.complete()) o.analysis = std::move(r.analysis);
+}
+
+// The pie rule: V of every opening's board, from full analyses on all cores of q's position and
+// of every position an extra turn within the first turn leads to (each values all its moves).
+void search_pie_rule(const Query& q, const StopFlag* stop, Outcome& o) {
+  const size_t total = openings(q.rules, q.position).size();
+  std::unordered_map<Board, int, BoardHash> known;
+  const std::function<bool(const Position&)> analyse_turns = [&](const Position& at) {
+    SearchSetup setup = setup_of(q, stop);
+    const std::unique_ptr<Checkpoints> saves = checkpoints(q, at, true);
+    setup.checkpoint = saves ? &saves->checkpointing : nullptr;
+    if (q.progress)
+      setup.progress = [&](const SearchProgress& now) {
+        QueryProgress report;
+        report.search = now;
+        report.openings_done = known.size();
+        report.openings = total;
+        q.progress(report);
+      };
+    const SearchResult r = analyse_parallel(setup, at);
+    add_counts(r, o);
+    if (!r.complete()) {
+      o.stopped = r.stopped;
+      return false;
+    }
+    for (const MoveReport& move : r.analysis.moves) {
+      const Position c = apply(q.rules, at, move.pit);
+      if (c.mover == at.mover && !is_terminal(q.rules, c.board)) {
+        if (!analyse_turns(c)) return false;
+      } else {
+        known[c.board] = (c.mover == at.mover ? move.value : -move.value) - final_margin(c, 0);
+      }
+    }
+    return true;
+  };
+  if (!analyse_turns(q.position)) {
+    o.margin = any_bounds(q.position);
+    return;
+  }
+  o.pie = pie_rule(q.rules, q.position, [&](const Board& b) { return known.at(b); });
+  o.margin = {o.pie->value, o.pie->value};
+}
+
+// The pie rule's tests on one opening, on all cores, with its checkpoint: its counts go to the
+// outcome, and a raised stop ends the rule (the checkpoint keeps what was proven).
+class PieTests : public MarginTests {
+ public:
+  PieTests(const SearchSetup& setup, const Position& after, std::unique_ptr<Checkpoints> saves,
+           Outcome& out)
+      : saves_(std::move(saves)),
+        tests_(with_checkpoint(setup, saves_.get()), after),
+        stop_(setup.stop),
+        out_(out) {}
+  ~PieTests() override {
+    tests_.add_counts(out_.nodes, out_.probes);
+    out_.earlier_nodes += tests_.earlier_nodes();
+  }
+  Bounds test(int beta) override {
+    const Bounds proven = tests_.test(beta);
+    if (stop_ && stop_->raised()) throw SearchInterrupted(stop_->reason());
+    return proven;
+  }
+
+ private:
+  static SearchSetup with_checkpoint(SearchSetup setup, const Checkpoints* saves) {
+    setup.checkpoint = saves ? &saves->checkpointing : nullptr;
+    return setup;
+  }
+  std::unique_ptr<Checkpoints> saves_;  // outlives the tests, which save to it
+  RootTests tests_;
+  const StopFlag* stop_;
+  Outcome& out_;
+};
+
+// The pie rule's value and best opening alone (solver/openings.h's pie_value).
+void search_pie_value(const Query& q, const StopFlag* stop, Outcome& o) {
+  const size_t total = openings(q.rules, q.position).size();
+  size_t searched = 0;
+  try {
+    o.pie = pie_value(q.rules, q.position, [&](const Position& after) {
+      if (q.progress) {
+        QueryProgress report;
+        report.openings_done = searched;
+        report.openings = total;
+        q.progress(report);
+      }
+      ++searched;
+      return std::make_unique<PieTests>(setup_of(q, stop), after, checkpoints(q, after, false),
+                                        o);
+    });
+    o.margin = {o.pie->value, o.pie->value};
+  } catch (const SearchInterrupted& e) {
+    o.stopped = e.reason;
+    o.margin = any_bounds(q.position);
+  }
+}
+
+}  // namespace
+
+void search(const Query& q, const StopFlag* stop, Outcome& o) {
+  o.source = Source::kSearch;
+  switch (q.ask) {
+    case Ask::kAnalysis:
+    case Ask::kValue:
+      return search_position(q, stop, o);
+    case Ask::kPie:
+      return search_pie_rule(q, stop, o);
+    case Ask::kPieValue:
+      return search_pie_value(q, stop, o);
+    case Ask::kMove:
+      break;
+  }
+  throw std::logic_error("search: not a search");
+}
+
+MoveChoice move_of(const Query& q, const StopFlag* stop) {
+  MoveImproved improved;
+  if (q.progress)
+    improved = [&](const MoveChoice& c) {
+      QueryProgress report;
+      report.move = c;
+      q.progress(report);
+    };
+  return choose_move(setup_of(q, stop), q.db, q.position,
+                     q.deadline.value_or(MoveClock::now()), improved);
+}
+
+}  // namespace kalah

@@ -1,0 +1,202 @@
+// kgp_client.cpp: the KGP client of kgp_client.h: a reader of the server's lines, and a worker
+// thread per board that sends kalah's move as it improves.
+#include "tools/kgp_client.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "api/deadline.h"
+#include "api/query.h"
+#include "solver/notation.h"
+#include "tools/kgp.h"
+#include "tools/kgp_connection.h"
+
+namespace kalah {
+namespace {
+
+// The work on one `state`: a thread choosing the move, answering as it improves.
+class StateWorker {
+ public:
+  StateWorker(KgpConnection& server, uint64_t id, const KgpBoard& kb, double seconds,
+              const Database* db)
+      : server_(server), id_(id) {
+    thread_ = std::thread([this, kb, seconds, db] { work(kb, seconds, db); });
+  }
+  ~StateWorker() {
+    stop();
+    thread_.join();
+  }
+  uint64_t id() const { return id_; }
+  // After this returns nothing more is sent for this state, and its search ends soon.
+  void stop() {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    halt_.raise(StopReason::kStop);
+  }
+
+ private:
+  void send(const std::string& line) {
+    std::lock_guard lock(mutex_);
+    if (!stopped_) server_.send(line);
+  }
+
+  void work(const KgpBoard& kb, double seconds, const Database* db) {
+    const int m = kb.board.m();
+    const Rules rules{m};  // KGP's: standard capture, immediate end, seeds to their owner
+    const int stores = kb.south_store - kb.north_store;
+    int last = -1;
+    const MoveImproved improved = [&](const MoveChoice& c) {
+      if (c.pit < 0 || c.pit == last) return;
+      last = c.pit;
+      send(format_kgp(id_, "move", std::to_string(c.pit + 1)));
+    };
+    const MoveClock::time_point deadline = seconds_from_now(seconds);
+    MoveChoice c;
+    int on_pits = 0;
+    for (int v : kb.board.pits) on_pits += v;
+    if (m <= kMaxPits && on_pits <= kMaxBoardSeeds) {
+      Query q;
+      q.rules = rules;
+      for (int i = 0; i < 2 * m; ++i)
+        q.position.board.pits[i] = static_cast<uint8_t>(kb.board.pits[i]);
+      q.position.mover_store = kb.south_store;
+      q.position.opponent_store = kb.north_store;
+      q.ask = Ask::kMove;
+      q.db = db;
+      q.stop = &halt_;
+      q.deadline = deadline;
+      q.progress = [&](const QueryProgress& p) {
+        if (p.move) improved(*p.move);
+      };
+      c = *run(q).move;
+    } else {
+      c = choose_move(rules, kb.board, stores, deadline, &halt_, improved);
+    }
+    if (c.pit < 0) {
+      send(format_kgp(id_, "error", kgp_quote("the game is over on this board: no move")));
+      return;
+    }
+    improved(c);
+    std::ostringstream comment;
+    if (c.proven)
+      comment << "proven: " << signed_number(c.value) << " for the mover ("
+              << (c.source == Source::kHeuristic ? "search to the end" : to_string(c.source))
+              << ")";
+    else
+      comment << "estimate " << signed_number(c.value) << " after a " << c.depth << "-ply search";
+    send(format_kgp(0, "set", "info:comment " + kgp_quote(comment.str())));
+    send(format_kgp(id_, "yield"));
+  }
+
+  KgpConnection& server_;
+  const uint64_t id_;
+  std::mutex mutex_;
+  bool stopped_ = false;
+  StopFlag halt_;
+  std::thread thread_;
+};
+
+// The client: greets, asks for freeplay, then answers the server's commands until goodbye.
+class Client {
+ public:
+  explicit Client(const KgpOptions& o) : o_(o), server_(o.host, o.port) {}
+
+  int run() {
+    std::string line;
+    while (server_.read_line(line)) {
+      KgpCommand c;
+      try {
+        c = parse_kgp_line(line);
+      } catch (const std::invalid_argument& e) {
+        complain("ignoring a line from the server (" + std::string(e.what()) +
+                 "): " + printable_input(line, 80));
+        continue;
+      }
+      if (!greeted_ && c.name != "kgp")
+        throw std::runtime_error("the server did not start with 'kgp': " +
+                                 printable_input(line, 80));
+      if (c.name == "goodbye") {
+        worker_.reset();
+        return kExitOk;
+      }
+      handle(c, line);
+    }
+    worker_.reset();
+    throw std::runtime_error("the server closed the connection without 'goodbye'");
+  }
+
+ private:
+  void handle(const KgpCommand& c, const std::string& line) {
+    if (c.name == "kgp") {
+      if (c.args.empty() || c.args[0] != "1") {
+        server_.send(format_kgp(c.id, "error", kgp_quote("kalah speaks KGP 1.x")));
+        throw std::runtime_error("the server speaks KGP " +
+                                 printable_input(c.args.empty() ? "?" : c.args[0], 20) +
+                                 ".x; kalah speaks 1.x");
+      }
+      greeted_ = true;
+      server_.send(format_kgp(0, "set", "info:name " + kgp_quote(o_.name)));
+      server_.send(format_kgp(0, "set", "info:authors " + kgp_quote("the kalah project")));
+      server_.send(format_kgp(
+          0, "set",
+          "info:description " +
+              kgp_quote("perfect play from endgame databases and MTD(f) search; a heuristic "
+                        "search where no move is proven in time")));
+      if (!o_.token.empty())
+        server_.send(format_kgp(0, "set", "auth:token " + kgp_quote(o_.token)));
+      server_.send(format_kgp(0, "mode", "freeplay"));
+    } else if (c.name == "state") {
+      worker_.reset();  // a new board: the last one's work is moot
+      if (c.args.size() != 1) return refuse(c, "'state' takes one board literal");
+      KgpBoard board;
+      try {
+        board = parse_kgp_board(c.args[0]);
+      } catch (const std::invalid_argument& e) {
+        return refuse(c, e.what());
+      }
+      worker_ = std::make_unique<StateWorker>(server_, c.id, board, o_.seconds,
+                                              database(board.board.m()));
+    } else if (c.name == "stop") {
+      if (worker_ && (c.ref == 0 || c.ref == worker_->id())) worker_.reset();
+    } else if (c.name == "ping") {
+      server_.send(format_kgp(c.id, "pong", c.args.empty() ? "" : kgp_quote(c.args[0])));
+    } else if (c.name == "error") {
+      complain("the server says: " + printable_input(c.args.empty() ? line : c.args[0], 200));
+    } else if (c.name != "set" && c.name != "ok") {  // unknown options and commands: ignored
+      complain("ignoring the unknown command '" + printable_input(c.name, 40) + "'");
+    }
+  }
+
+  void refuse(const KgpCommand& c, const std::string& why) {
+    complain("cannot play '" + c.name + "': " + why);
+    server_.send(format_kgp(c.id, "error", kgp_quote(why)));
+  }
+
+  static void complain(const std::string& what) { std::cerr << "kalah kgp: " << what << std::endl; }
+
+  // The database of KGP's rules for m pits a row, opened once (none beyond kMaxPits).
+  const Database* database(int m) {
+    if (m > kMaxPits) return nullptr;
+    auto [it, inserted] = databases_.try_emplace(m);
+    if (inserted) it->second = open_tablebase(o_.tables, Rules{m});
+    return it->second.db.get();
+  }
+
+  const KgpOptions& o_;
+  KgpConnection server_;
+  bool greeted_ = false;
+  std::map<int, Tablebase> databases_;
+  std::unique_ptr<StateWorker> worker_;  // the board being worked on
+};
+
+}  // namespace
+
+int play_kgp(const KgpOptions& o) {
+  return Client(o).run();
+}
+
+}  // namespace kalah
