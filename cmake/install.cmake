@@ -1,6 +1,7 @@
 # Installation and packaging: `cmake --install build --prefix P` and `cpack -G DEB` (in build/).
 #   P/bin/kalah                         the command line
-#   P/bin/kalah-check-certificate       tools/check_certificate.py (Python 3, python3-zstandard)
+#   P/bin/kalah-check-certificate       a link to P/share/kalah/check_certificate.py (and its
+#                                       certificate_layers.py; Python 3, python3-zstandard)
 #   P/lib/libkalah.so*                  the library (include/kalah/kalah.h's API only)
 #   P/include/kalah/{kalah,version}.h
 #   P/lib/cmake/kalah/                  find_package(kalah CONFIG): target kalah::kalah
@@ -10,9 +11,18 @@ include(CMakePackageConfigHelpers)
 
 # Components, one Debian package each (below): program, library, dev, python.
 install(TARGETS kalah RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT program)
-# The certificate checker, independent of the C++ (docs/design.md §8).
-install(PROGRAMS tools/check_certificate.py DESTINATION ${CMAKE_INSTALL_BINDIR}
-        RENAME kalah-check-certificate COMPONENT program)
+# The certificate checker, independent of the C++ (docs/design.md §8): its two files in
+# share/kalah, the command a symbolic link to them (Python finds the module beside the file a
+# link names).
+install(PROGRAMS tools/check_certificate.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
+        COMPONENT program)
+install(FILES tools/certificate_layers.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
+        COMPONENT program)
+file(RELATIVE_PATH KALAH_CHECKER_LINK ${CMAKE_INSTALL_FULL_BINDIR}
+     ${CMAKE_INSTALL_FULL_DATADIR}/kalah/check_certificate.py)
+file(CREATE_LINK ${KALAH_CHECKER_LINK} ${PROJECT_BINARY_DIR}/kalah-check-certificate SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/kalah-check-certificate DESTINATION ${CMAKE_INSTALL_BINDIR}
+        COMPONENT program)
 install(TARGETS kalah_lib EXPORT kalahTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT library NAMELINK_COMPONENT dev
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -11,6 +11,10 @@ const state = {
   value: null,      // its value_only answer, shown until every move's value is known
   editing: false,
   request: null,    // the AbortController of the request in flight
+  // board_server.js's: the running analysis and the computer's move
+  search: null,     // the name of the analysis the server runs for the current position
+  bounds: null,     // its moves' bounds so far (/api/v1/progress), shown until its answer
+  thinking: null,   // the position whose computer move is being asked for
 };
 
 // "4,4,4,0,4,4,4,0,S" -> { m, bins, south }
