@@ -34,12 +34,6 @@ void add_counts(const SearchResult& r, Outcome& o) {
   o.earlier_nodes += r.earlier_nodes;
 }
 
-// The bounds every position has: a pie rule stopped before its end proves no others.
-Bounds any_bounds(const Position& p) {
-  const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
-  return {stores - s, stores + s};
-}
-
 // The value or the full analysis of q's position.
 void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   const bool full = q.ask == Ask::kAnalysis;
@@ -102,7 +96,7 @@ void search_pie_rule(const Query& q, const StopFlag* stop, Outcome& o) {
     return true;
   };
   if (!analyse_turns(q.position)) {
-    o.margin = any_bounds(q.position);
+    o.margin = margin_bounds(q.position);  // a pie rule stopped proves no others
     return;
   }
   o.pie = pie_rule(q.rules, q.position, [&](const Board& b) { return known.at(b); });
@@ -159,7 +153,7 @@ void search_pie_value(const Query& q, const StopFlag* stop, Outcome& o) {
     o.margin = {o.pie->value, o.pie->value};
   } catch (const SearchInterrupted& e) {
     o.stopped = e.reason;
-    o.margin = any_bounds(q.position);
+    o.margin = margin_bounds(q.position);  // a pie rule stopped proves no others
   }
 }
 

@@ -17,6 +17,13 @@ struct Bounds {
   bool exact() const { return lower == upper; }
 };
 
+// What any position's final margin is known to lie in before a search: its stores' difference
+// plus or minus the seeds on its pits (-s <= V <= s).
+inline Bounds margin_bounds(const Position& p) {
+  const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
+  return {stores - s, stores + s};
+}
+
 // The move's value to its mover given V of the board it leads to.
 inline int move_value(bool extra_turn, int gain, int child_value) {
   return extra_turn ? gain + child_value : gain - child_value;

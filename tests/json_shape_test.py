@@ -67,8 +67,10 @@ class Shape(unittest.TestCase):
         out, _ = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130)
         obj = json.loads(out)
-        self.answer(obj, "solve", POSITION | {"interrupted", "lower", "upper", "source", "nodes"})
+        self.answer(obj, "solve", POSITION | {"interrupted", "lower", "upper", "source", "nodes",
+                                              "stopped"})
         self.assertEqual(obj["source"], "bounds")
+        self.assertEqual(obj["stopped"], "stop")
 
     def test_bytes_that_are_not_utf8_still_give_valid_json(self):
         # Every JSON answer is UTF-8 whatever was typed: bad bytes in a position come back

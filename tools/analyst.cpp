@@ -273,9 +273,7 @@ std::string Analyst::compute(const Request& r, bool& exact) {
     o.rules = q.rules;
     o.position = q.position;
     o.stopped = why;
-    const int stores = q.position.mover_store - q.position.opponent_store;
-    const int s = seeds(q.position.board);
-    o.margin = {stores - s, stores + s};
+    o.margin = margin_bounds(q.position);
     o.seconds = seconds_since(r.arrival);
     return outcome_json("serve", o).str();
   };

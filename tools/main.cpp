@@ -55,7 +55,8 @@ void print_help() {
          "first pit with the side to move: 4,4,4,4,4,4,0,4,4,4,4,4,4,0,S.\n"
          "Values are final margins (own store minus opponent's) for the player to move.\n"
          "Databases are read from and built into --db DIR, by default $KALAH_DB, else\n"
-         "${XDG_CACHE_HOME:-~/.cache}/kalah/db. Every command takes --json (docs/json.md).\n"
+         "${XDG_CACHE_HOME:-~/.cache}/kalah/db. Every command but play and kgp takes\n"
+         "--json: one JSON object per answer (docs/json.md).\n"
          "Exit status: 0 success, 2 bad usage or input, 1 other failure, 130 interrupted.\n";
 }
 

@@ -70,7 +70,8 @@ class Answer(TypedDict, total=False):
     """An answer: the JSON object of ``kalah solve --json`` (docs/json.md). A full analysis has
     value, result, board_value, finished, moves and best_line; ``value_only=True`` value and
     result; ``pie=True`` value, result, best_opening and openings; a search that ran out of
-    ``timeout`` interrupted, lower and upper (the bounds proven) and no value."""
+    ``timeout`` interrupted, lower and upper (the bounds proven), stopped ("deadline") and no
+    value."""
     kalah_version: Required[str]
     command: Required[str]
     position: Required[str]
@@ -89,6 +90,7 @@ class Answer(TypedDict, total=False):
     best_opening: str
     openings: List[Opening]
     interrupted: bool
+    stopped: str             # why a search ended early: "deadline" (timeout) or "stop"
     lower: int
     upper: int
     source: Required[str]    # "database", "store", "search" or "bounds"
