@@ -32,8 +32,6 @@ void check(const Query& q) {
   if (q.transport && (pie || q.ask == Ask::kMove || !q.certificate.empty()))
     throw std::invalid_argument(
         "over processes kalah answers a value or a full analysis without a certificate");
-  if (pie && is_terminal(q.rules, q.position.board))
-    throw std::invalid_argument("the game is over: there is no opening for the pie rule");
 }
 
 // The whole analysis of a position the database or the answer store holds: as cheap as its
@@ -77,15 +75,12 @@ Outcome answer(const Query& q, const StopFlag* stop) {
   Outcome o;
   o.rules = q.rules;
   o.position = q.position;
-  o.ask = q.ask;
   const bool value = q.ask == Ask::kAnalysis || q.ask == Ask::kValue;
-  if (value && from_tables(q, o)) {
-    // answered
-  } else if (q.ask == Ask::kMove) {
+  if (q.ask == Ask::kMove) {
     o.move = move_of(q, stop);
     o.source = o.move->source;
-    o.margin = {o.move->value, o.move->value};  // the heuristic's: an estimate
-  } else {
+    o.margin = {o.move->value, o.move->value};  // unless proven, the heuristic's estimate
+  } else if (!(value && from_tables(q, o))) {
     search(q, stop, o);
   }
   copies.check();  // a decoded copy changed under the answer: withheld

@@ -84,7 +84,6 @@ struct Outcome {
   // The question, for rendering.
   Rules rules;
   Position position;
-  Ask ask = Ask::kAnalysis;
   // The answer: exact margin unless stopped (then the bounds proven, and why).
   Source source = Source::kSearch;
   StopReason stopped = StopReason::kNone;
@@ -103,8 +102,8 @@ struct Outcome {
 };
 
 // Answers q. Throws std::invalid_argument for a query that cannot be asked (the pie rule over
-// processes or with a certificate, rules other than the database's, a finished position under the
-// pie rule) and DatabaseError when a decoded copy changed under the answer (db/block_cache.h).
+// processes, with a certificate or of a finished game; rules other than the database's) and
+// DatabaseError when a decoded copy changed under the answer (db/block_cache.h).
 Outcome run(const Query& q);
 
 // The outcome as one JSON object (docs/json.md): analysis, value, pie rule, move, or, when
