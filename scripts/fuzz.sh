@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
-targets=("${@:-position options layer_file json http kgp}")
+targets=("${@:-position options layer_file json http kgp answer checkpoint}")
 read -r -a targets <<<"${targets[*]}"
 scripts/install-deps.sh clang libclang-rt-14-dev
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \

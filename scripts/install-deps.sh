@@ -3,7 +3,7 @@
 # (needs root or sudo).
 set -euo pipefail
 packages=(g++ cmake make libboost-program-options-dev libtbb-dev libzstd-dev libgtest-dev
-          libxxhash-dev
+          libxxhash-dev libsodium-dev
           pybind11-dev python3-dev pkg-config dpkg-dev help2man ccache
           python3-venv python3-pip python3-setuptools python3-mypy
           chromium chromium-driver python3-selenium python3-zstandard curl tmux "$@")

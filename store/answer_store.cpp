@@ -22,7 +22,7 @@ namespace kalah {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* kMagic = "kalah-answer 1";
+constexpr const char* kMagic = "kalah-answer 2";
 constexpr uint64_t kBlock = 4096;  // what a small file takes on disk
 constexpr uintmax_t kMaxRecordBytes = 1 << 20;
 
@@ -68,10 +68,72 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
+// "pit:value:turn" of every move, and the best line's turns, into a.
+bool read_moves(const Rules& rules, const std::string& moves, const std::string& line,
+                Analysis& a) {
+  try {
+    for (const std::string& w : words(moves)) {
+      const size_t c1 = w.find(':'), c2 = w.find(':', c1 + 1);
+      if (c2 == std::string::npos) return false;
+      const auto pit = parse_whole_number(w.substr(0, c1), 1, rules.pits);
+      const auto v = parse_whole_number(w.substr(c1 + 1, c2 - c1 - 1), -kMaxPositionSeeds,
+                                        kMaxPositionSeeds);
+      if (!pit || !v) return false;
+      a.moves.push_back({static_cast<int>(*pit - 1), static_cast<int>(*v),
+                         parse_turn(w.substr(c2 + 1), rules.pits)});
+    }
+    for (const std::string& w : words(line)) a.best_line.push_back(parse_turn(w, rules.pits));
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
+
+// What is wrong with an analysis of p, or "" when it makes sense: the game's end as the rules
+// say, every legal move once in pit order with its turn starting at its pit and a value the
+// seeds in play allow, the value the best move's, the best line starting with a best move.
+std::string nonsense(const Rules& rules, const Position& p, const Analysis& a) {
+  const int stores = p.mover_store - p.opponent_store, s = seeds(p.board);
+  if (a.value != stores + a.board_value) return "its value is not the stores plus the board's";
+  if (a.finished != is_terminal(rules, p.board)) return "it says the game is over wrongly";
+  if (a.finished)
+    return a.board_value == terminal_value(rules, p.board) && a.moves.empty()
+               ? ""
+               : "a finished game's value is wrong";
+  size_t k = 0;
+  int best = stores - s - 1;
+  for (int pit = 0; pit < rules.pits; ++pit) {
+    if (!p.board.pits[pit]) continue;
+    if (k >= a.moves.size() || a.moves[k].pit != pit) return "its moves are not the legal ones";
+    const MoveReport& m = a.moves[k++];
+    if (m.turn.empty() || m.turn[0] != pit) return "a move's turn starts elsewhere";
+    if (m.value < stores - s || m.value > stores + s)
+      return "a move's value is beyond the seeds in play";
+    best = std::max(best, m.value);
+  }
+  if (k != a.moves.size()) return "its moves are not the legal ones";
+  if (best != a.value) return "its value is not its best move's";
+  const auto first = std::find_if(a.moves.begin(), a.moves.end(), [&](const MoveReport& m) {
+    return !a.best_line.empty() && m.turn == a.best_line[0];
+  });
+  if (first == a.moves.end() || first->value != a.value)
+    return "its best line does not start with a best move";
+  return "";
+}
+
+void to_stderr(const std::string& line) {
+  std::fprintf(stderr, "kalah: %s\n", line.c_str());
+}
+
 }  // namespace
 
-AnswerStore::AnswerStore(const std::string& db_dir, const Rules& rules, uint64_t max_bytes)
-    : rules_(rules), dir_(db_dir + "/answers/" + variant_name(rules)), max_bytes_(max_bytes) {}
+AnswerStore::AnswerStore(const std::string& db_dir, const Rules& rules, const RecordKey& key,
+                         Note note, uint64_t max_bytes)
+    : rules_(rules),
+      dir_(db_dir + "/answers/" + variant_name(rules)),
+      key_(key),
+      note_(note ? std::move(note) : to_stderr),
+      max_bytes_(max_bytes) {}
 
 std::string AnswerStore::path(const Position& p, bool book) const {
   const std::string key = describe(rules_) + "|" + format_absolute(p, rules_.pits);
@@ -92,73 +154,92 @@ std::string AnswerStore::record(const Position& p, const StoredAnswer& s) const 
   std::snprintf(seconds, sizeof seconds, "%.6f", s.seconds);
   out << "\nnodes " << s.nodes << "\nseconds " << seconds << "\nbook " << s.book << "\n";
   const std::string body = out.str();
-  return body + "checksum " + to_hex(checksum(body)) + "\n";
+  return body + "mac " + key_.mac({body}) + "\n";
 }
 
-std::optional<StoredAnswer> AnswerStore::read(const std::string& path, const Position& p) const {
+std::optional<std::pair<Position, StoredAnswer>> AnswerStore::read_file(const std::string& path,
+                                                                        std::string& why) const {
+  std::error_code ec;
+  const uintmax_t size = fs::file_size(path, ec);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // The checksum line last, over every byte before it.
-  const size_t at = text.rfind("checksum ");
-  if (at == std::string::npos ||
-      text.substr(at) != "checksum " + to_hex(checksum(text.substr(0, at))) + "\n")
-    return std::nullopt;
+  if (ec || !in) return why = "cannot be read", std::nullopt;
+  if (size > kMaxRecordBytes) return why = "too big for a record", std::nullopt;
+  return parse(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+               why);
+}
+
+std::optional<std::pair<Position, StoredAnswer>> AnswerStore::parse(const std::string& text,
+                                                                    std::string& why) const {
+  // The keyed hash last, over every byte before it: nothing else is read unless it holds.
+  const size_t at = text.rfind("mac ");
+  if (at == std::string::npos || text.back() != '\n' ||
+      !key_.verify({std::string_view(text).substr(0, at)},
+                   std::string_view(text).substr(at + 4, text.size() - at - 5)))
+    return why = "not written with this user's key (forged, damaged or another's)", std::nullopt;
   Reader r(text);
   StoredAnswer s;
   Analysis& a = s.analysis;
-  if (r.field("kalah-answer") != "1" || r.field("rules") != describe(rules_)) return std::nullopt;
-  if (r.number("pits") != rules_.pits) return std::nullopt;
-  if (r.field("position") != format_absolute(p, rules_.pits)) return std::nullopt;  // collision
+  if (r.field("kalah-answer") != "2" || r.field("rules") != describe(rules_) ||
+      r.number("pits") != rules_.pits)
+    return why = "not a record of these rules", std::nullopt;
+  Position p;
+  try {
+    p = parse_position(r.field("position").value_or(""), rules_.pits).position;
+  } catch (const std::invalid_argument&) {
+    return why = "its position is malformed", std::nullopt;
+  }
   const auto value = r.number("value"), board_value = r.number("board_value"),
              finished = r.number("finished");
   const auto moves = r.field("moves"), line = r.field("line");
   const auto nodes = r.number("nodes");
   const auto seconds = r.field("seconds");
   const auto book = r.number("book");
-  if (!value || !board_value || !finished || !moves || !line || !nodes || !seconds || !book)
-    return std::nullopt;
+  if (!value || !board_value || !finished || !moves || !line || !nodes || !seconds || !book ||
+      !read_moves(rules_, *moves, *line, a))
+    return why = "a field is missing or malformed", std::nullopt;
   a.value = static_cast<int>(*value);
   a.board_value = static_cast<int>(*board_value);
   a.finished = *finished != 0;
   s.nodes = static_cast<uint64_t>(*nodes);
   s.seconds = std::atof(seconds->c_str());
   s.book = *book != 0;
-  if (a.value != p.mover_store - p.opponent_store + a.board_value) return std::nullopt;
-  try {
-    for (const std::string& w : words(*moves)) {
-      const size_t c1 = w.find(':'), c2 = w.find(':', c1 + 1);
-      if (c2 == std::string::npos) return std::nullopt;
-      const auto pit = parse_whole_number(w.substr(0, c1), 1, rules_.pits);
-      const auto v = read_int(w.substr(c1 + 1, c2 - c1 - 1));
-      if (!pit || !v || p.board.pits[*pit - 1] == 0) return std::nullopt;
-      a.moves.push_back({static_cast<int>(*pit - 1), static_cast<int>(*v),
-                         parse_turn(w.substr(c2 + 1), rules_.pits)});
-    }
-    for (const std::string& w : words(*line)) a.best_line.push_back(parse_turn(w, rules_.pits));
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
-  int legal = 0;
-  for (int i = 0; i < rules_.pits; ++i) legal += p.board.pits[i] > 0;
-  if (!a.finished && static_cast<int>(a.moves.size()) != legal) return std::nullopt;
-  return s;
+  why = nonsense(rules_, p, a);
+  if (!why.empty()) return std::nullopt;
+  return std::pair{p, s};
 }
 
 std::optional<StoredAnswer> AnswerStore::find(const Position& p) const {
   for (bool book : {true, false}) {
     const std::string file = path(p, book);
     std::error_code ec;
-    const uintmax_t size = fs::file_size(file, ec);
-    if (ec) continue;  // none stored
-    // A record is about 1 KB: a big file is refused unread.
-    if (std::optional<StoredAnswer> s = size <= kMaxRecordBytes ? read(file, p) : std::nullopt) {
+    if (!fs::exists(file, ec)) continue;  // none stored
+    std::string why;
+    auto found = read_file(file, why);
+    if (found && format_absolute(found->first, rules_.pits) != format_absolute(p, rules_.pits))
+      found.reset(), why = "it holds another position";
+    if (found) {
       if (!book) utimensat(AT_FDCWD, file.c_str(), nullptr, 0);  // recently used
-      return s;
+      return found->second;
     }
-    fs::remove(file, ec);  // damaged or foreign: refused, and computed again by the caller
+    note_("ignoring the answer record " + file + ": " + why + "; answering again");
+    remove(file);
   }
   return std::nullopt;
+}
+
+std::vector<std::string> AnswerStore::files() const {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir_, ec))
+    if (e.path().extension() == ".answer" || e.path().extension() == ".book")
+      out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void AnswerStore::remove(const std::string& path) const {
+  std::error_code ec;
+  fs::remove(path, ec);  // a read-only store keeps it: it is refused again next time
 }
 
 bool AnswerStore::put(const Position& p, const StoredAnswer& answer) {
@@ -179,6 +260,9 @@ bool AnswerStore::put(const Position& p, const StoredAnswer& answer) {
   } catch (const std::exception&) {
     return false;  // a read-only or full directory: the store only answers what it holds
   }
+  std::call_once(told_, [this] {
+    note_("answers are kept in " + dir_ + " (--no-store, or KALAH_STORE=off, keeps none)");
+  });
   if (answer.book) {  // the book's record stands for the answer's
     std::error_code ec;
     fs::remove(path(p, false), ec);
@@ -189,9 +273,13 @@ bool AnswerStore::put(const Position& p, const StoredAnswer& answer) {
 }
 
 AnswerStore::Census AnswerStore::census() const {
+  return census(dir_.substr(0, dir_.rfind("/answers/")), rules_);
+}
+
+AnswerStore::Census AnswerStore::census(const std::string& db_dir, const Rules& rules) {
   Census c;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+  for (const auto& e : fs::directory_iterator(db_dir + "/answers/" + variant_name(rules), ec)) {
     const uint64_t bytes = disk_bytes(e.file_size(ec));
     if (e.path().extension() == ".answer") {
       ++c.answers;
@@ -230,10 +318,17 @@ void AnswerStore::evict() {
   answer_bytes_ = total;
 }
 
-std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules) {
+std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules,
+                                               AnswerStore::Note note) {
   const char* store = std::getenv("KALAH_STORE");
   if (store && std::string(store) == "off") return nullptr;
-  return std::make_unique<AnswerStore>(db_dir, rules);
+  try {
+    const RecordKey& key = RecordKey::user();  // throws before `note` is moved
+    return std::make_unique<AnswerStore>(db_dir, rules, key, std::move(note));
+  } catch (const std::runtime_error& e) {  // no key: nothing stored can be believed
+    (note ? note : to_stderr)(std::string("no answer store: ") + e.what());
+    return nullptr;
+  }
 }
 
 }  // namespace kalah

@@ -1,24 +1,47 @@
 // answer_store.h: exact analyses kept on disk beside a database, so that a position solved once
-// is answered in milliseconds afterwards, also after a restart (docs/design.md §6).
+// is answered in milliseconds afterwards, also after a restart (docs/design.md §7, "What
+// searches keep").
 //
 // DIR/answers/kalah-m<M>-<capture>-<end>-<remainder>/ holds one small text file per position,
 // named by a hash of the position, holding the rules, the position (so a hash collision is
-// refused), the analysis and a checksum of all of it. A file appears whole or not at all
-// (AtomicFile), so any number of processes read and write at once without locks; a damaged,
-// truncated or foreign record is refused (and removed), and the caller computes the answer again.
-// Answers are evicted least recently used first (a hit touches the file) once the directory
-// holds more than its bound; records of the opening book (kalah book build) are never evicted.
-// A store that cannot be written (a read-only directory) still answers what it holds.
+// refused), the analysis and a keyed hash of all of it (store/keyed_hash.h): a record kalah did
+// not write with the user's key is never believed. A record is also checked for sense (the value
+// is the best move's, every move's value lies within the seeds in play, its turn starts with its
+// pit, the best line starts with a best move). A file appears whole or not at all (AtomicFile), so
+// any number of processes read and write at once without locks; a damaged, forged, truncated or
+// foreign record is refused (removed, with a note), and the caller computes the answer again.
+// Answers are evicted least recently used first (a hit touches the file) once the directory holds
+// more than its bound; records of the opening book (kalah book build) are never evicted. A store
+// that cannot be written (a read-only directory) still answers what it holds.
+//
+// Record format 2 (1 had an unkeyed checksum; its records are refused and recomputed):
+//
+//   kalah-answer 2
+//   rules capture=standard end=immediate remainder=owner
+//   pits 6
+//   position 4,4,4,4,4,4,0,4,4,4,4,4,4,0,S        absolute
+//   value 8                                          final margin for the mover
+//   board_value 8
+//   finished 0
+//   moves 1:-14:1 2:-8:2 3:8:3-6 ...                 pit:value:turn, every legal move
+//   line 3-6 2-1 ...                                 the best line's turns
+//   nodes 90800000
+//   seconds 21.500000
+//   book 0
+//   mac <64 hex digits>                              keyed BLAKE2b-256 of every byte above
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "solver/analysis.h"
+#include "store/keyed_hash.h"
 
 namespace kalah {
 
@@ -33,12 +56,30 @@ class AnswerStore {
  public:
   static constexpr uint64_t kDefaultBytes = uint64_t{256} << 20;
 
-  AnswerStore(const std::string& db_dir, const Rules& rules, uint64_t max_bytes = kDefaultBytes);
+  // `note` is told, a line each, of a record refused and of the first record written (where the
+  // answers go); by default on stderr.
+  using Note = std::function<void(const std::string&)>;
+  AnswerStore(const std::string& db_dir, const Rules& rules,
+              const RecordKey& key = RecordKey::user(), Note note = {},
+              uint64_t max_bytes = kDefaultBytes);
 
   const std::string& dir() const { return dir_; }
+  const Rules& rules() const { return rules_; }
 
-  // The stored analysis of p, if a sound record holds it. Thread-safe.
+  // The stored analysis of p, if a sound record holds it (one that is not is removed, with a
+  // note). Thread-safe.
   std::optional<StoredAnswer> find(const Position& p) const;
+
+  // Every record in the store (for an audit: kalah verify --answers), and one file's: its
+  // position and analysis, or, in `why`, what is wrong with it.
+  std::vector<std::string> files() const;
+  std::optional<std::pair<Position, StoredAnswer>> read_file(const std::string& path,
+                                                             std::string& why) const;
+  // A record's text, as read_file reads it (the fuzzer's entry).
+  std::optional<std::pair<Position, StoredAnswer>> parse(const std::string& text,
+                                                         std::string& why) const;
+  // Removes a record (an audit found it wrong).
+  void remove(const std::string& path) const;
 
   // Keeps an exact analysis of p; false when it could not be written (the store is a cache:
   // that is never an error). Thread-safe.
@@ -53,24 +94,29 @@ class AnswerStore {
     uint64_t answers = 0, answer_bytes = 0, book = 0, book_bytes = 0;
   };
   Census census() const;
+  static Census census(const std::string& db_dir, const Rules& rules);  // without a key
 
   // Bytes the answers (not the book) take, as last counted; recounted by eviction.
   uint64_t answer_bytes() const { return answer_bytes_; }
 
  private:
-  std::optional<StoredAnswer> read(const std::string& path, const Position& p) const;
   void evict();
 
   Rules rules_;
   std::string dir_;
+  const RecordKey& key_;
+  Note note_;
   uint64_t max_bytes_;
+  mutable std::once_flag told_;  // where the answers go, at the first write
   mutable std::atomic<uint64_t> answer_bytes_{0};
   mutable std::once_flag counted_;
   std::mutex evicting_;
 };
 
-// The store beside the database in db_dir for `rules`, or none when KALAH_STORE=off in the
-// environment (the test suite, scripts/bench.sh: a search measured is a search).
-std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules);
+// The store beside the database in db_dir for `rules`, under the user's key, or none when
+// KALAH_STORE=off in the environment (the test suite, scripts/bench.sh: a search measured is a
+// search) or when there is no key (a note says why).
+std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules,
+                                               AnswerStore::Note note = {});
 
 }  // namespace kalah

@@ -21,6 +21,9 @@ namespace kalah {
 namespace {
 
 constexpr int kZstdLevel = 3;
+// More entries than a checkpoint ever saves (Checkpointing::entries, 2^22 by default) is a file
+// to refuse, not to allocate.
+constexpr size_t kMaxEntries = size_t{1} << 26;
 
 size_t entry_bytes(int m) {
   return 2 * m + 6;
@@ -33,7 +36,7 @@ uint64_t board_hash(const Board& b) {
 // The lines up to "entries N" (the same for writing and for checking).
 std::string head_lines(const Rules& rules, const Board& b, const SearchState& s) {
   std::ostringstream text;
-  text << "kalah checkpoint 1\nrules m=" << rules.pits << " " << describe(rules) << "\nboard";
+  text << "kalah checkpoint 2\nrules m=" << rules.pits << " " << describe(rules) << "\nboard";
   for (int i = 0; i < 2 * rules.pits; ++i) text << " " << int{b.pits[i]};
   text << "\nnodes " << s.nodes << "\n";
   for (const MoveBounds& mv : s.moves)
@@ -55,7 +58,7 @@ void make_checkpoint_dir(const std::string& dir) {
 }
 
 void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
-                      const SearchState& state) {
+                      const SearchState& state, const RecordKey& key) {
   make_checkpoint_dir(dir);
   const int m = rules.pits;
   std::string entries(state.entries.size() * entry_bytes(m), '\0');
@@ -69,12 +72,9 @@ void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b
     out += entry_bytes(m);
   }
   const std::string head = head_lines(rules, b, state);
-  Checksum sum;
-  sum.update(head.data(), head.size());
-  sum.update(entries.data(), entries.size());
-  const std::string text = head + "checksum " + to_hex(sum.digest()) + "\nend\n";
   const std::string frame =
       compress_block(reinterpret_cast<const uint8_t*>(entries.data()), entries.size(), kZstdLevel);
+  const std::string text = head + "mac " + key.mac({head, frame}) + "\nend\n";
   const std::string path = checkpoint_path(dir, rules, b);
   AtomicFile file(dir, path.substr(dir.size() + 1));
   file.write(text.data(), text.size());
@@ -82,27 +82,13 @@ void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b
   file.commit();
 }
 
-std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& rules,
-                                           const Board& b, std::string& problem) {
-  const std::string path = checkpoint_path(dir, rules, b);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto refuse = [&](const std::string& why) -> std::optional<SearchState> {
-    problem = path + ": " + why;
-    return std::nullopt;
-  };
-  const size_t end = data.find("\nend\n");
-  const size_t checksum_at = data.rfind("checksum ", end);
-  if (end == std::string::npos || checksum_at == std::string::npos)
-    return refuse("not a checkpoint (no checksum or end line)");
-  const std::string head = data.substr(0, checksum_at);
-  SearchState state;
+namespace {
+
+// The head's root moves and entry count, as written; false on a malformed line.
+bool read_head(const std::string& head, SearchState& state, size_t& count) {
   std::istringstream lines(head);
   std::string line, key;
-  size_t count = 0;
-  std::getline(lines, line);
-  if (line != "kalah checkpoint 1") return refuse("not a checkpoint of format 1");
+  std::getline(lines, line);  // the first line, checked by comparing the whole head
   while (std::getline(lines, line)) {
     std::istringstream words(line);
     words >> key;
@@ -116,34 +102,86 @@ std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& 
     } else if (key == "entries") {
       words >> count;
     }
-    if (!words && key != "rules" && key != "board") return refuse("a malformed line: " + line);
+    if (!words && key != "rules" && key != "board") return false;
   }
-  const int m = rules.pits;
-  const std::string frame = data.substr(end + 5);
-  if (ZSTD_getFrameContentSize(frame.data(), frame.size()) != count * entry_bytes(m))
-    return refuse("the entries are not the size the file says");
-  // The board and rules are checked by rewriting the head: a file for another board or rules
-  // under this name (a hash collision) is refused.
-  state.entries.resize(count);
-  if (head != head_lines(rules, b, state)) return refuse("written for another board or rules");
-  std::string entries(count * entry_bytes(m), '\0');
-  const size_t size = ZSTD_decompress(entries.data(), entries.size(), frame.data(), frame.size());
-  if (ZSTD_isError(size) || size != entries.size()) return refuse("the entries are damaged");
-  Checksum sum;
-  sum.update(head.data(), head.size());
-  sum.update(entries.data(), entries.size());
-  if (data.compare(checksum_at, 9 + 16, "checksum " + to_hex(sum.digest())) != 0)
-    return refuse("checksum mismatch");
-  const auto* at = reinterpret_cast<const uint8_t*>(entries.data());
+  return true;
+}
+
+// What is wrong with the bounds of a state of board b, or "": every one is one a search can
+// prove (lo <= hi, within the seeds of its board), every move a legal one.
+std::string impossible(const Rules& rules, const Board& b, const SearchState& state) {
+  const int s = seeds(b);
+  for (const MoveBounds& mv : state.moves)
+    if (mv.pit < 0 || mv.pit >= rules.pits || b.pits[mv.pit] == 0 ||
+        mv.bounds.lower > mv.bounds.upper || mv.bounds.lower < -s || mv.bounds.upper > s)
+      return "a root move's bounds are impossible";
+  for (const TranspositionTable::Entry& e : state.entries) {
+    const int es = seeds(e.key);
+    if (e.lo > e.hi || e.lo < -es || e.hi > es || e.move < -1 || e.move >= rules.pits)
+      return "an entry's bounds are impossible";
+  }
+  return "";
+}
+
+void read_entries(const std::string& raw, int m, SearchState& state) {
+  const auto* at = reinterpret_cast<const uint8_t*>(raw.data());
   for (TranspositionTable::Entry& e : state.entries) {
+    e = {};
     std::memcpy(e.key.pits.data(), at, 2 * m);
     e.lo = static_cast<int16_t>(get_le(at + 2 * m, 2));
     e.hi = static_cast<int16_t>(get_le(at + 2 * m + 2, 2));
     e.move = static_cast<int8_t>(at[2 * m + 4]);
     e.work = at[2 * m + 5];
     at += entry_bytes(m);
-    if (e.lo > e.hi) return refuse("an entry's bounds do not meet");
   }
+}
+
+}  // namespace
+
+std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& rules,
+                                           const Board& b, std::string& problem,
+                                           const RecordKey& key) {
+  const std::string path = checkpoint_path(dir, rules, b);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::optional<SearchState> state = parse_checkpoint(data, rules, b, problem, key);
+  if (!state) problem = path + ": " + problem;
+  return state;
+}
+
+std::optional<SearchState> parse_checkpoint(const std::string& data, const Rules& rules,
+                                            const Board& b, std::string& problem,
+                                            const RecordKey& key) {
+  const auto refuse = [&](const std::string& why) -> std::optional<SearchState> {
+    problem = why;
+    return std::nullopt;
+  };
+  // The keyed hash first: nothing the file declares is believed, or allocated, before it holds.
+  const size_t end = data.find("\nend\n");
+  const size_t mac_at = data.rfind("\nmac ", end);
+  if (end == std::string::npos || mac_at == std::string::npos)
+    return refuse("not a checkpoint (no mac or end line)");
+  const std::string_view all(data);
+  const std::string_view head = all.substr(0, mac_at + 1), frame = all.substr(end + 5);
+  if (!key.verify({head, frame}, all.substr(mac_at + 5, end - mac_at - 5)))
+    return refuse("not written with this user's key (forged, damaged, of format 1 or another's)");
+  SearchState state;
+  size_t count = 0;
+  if (!read_head(std::string(head), state, count)) return refuse("a malformed line");
+  const int m = rules.pits;
+  if (count > kMaxEntries || ZSTD_getFrameContentSize(frame.data(), frame.size()) !=
+                                 count * entry_bytes(m))
+    return refuse("the entries are not the size the file says");
+  // The board and rules are checked by rewriting the head: a file for another board or rules
+  // under this name (a hash collision) is refused.
+  state.entries.resize(count);
+  if (head != head_lines(rules, b, state)) return refuse("written for another board or rules");
+  std::string raw(count * entry_bytes(m), '\0');
+  const size_t size = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
+  if (ZSTD_isError(size) || size != raw.size()) return refuse("the entries are damaged");
+  read_entries(raw, m, state);
+  if (const std::string why = impossible(rules, b, state); !why.empty()) return refuse(why);
   return state;
 }
 

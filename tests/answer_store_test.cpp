@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "api/query.h"
+#include "db/checksum.h"
 #include "solver/notation.h"
 #include "tests/test_util.h"
 
@@ -45,6 +46,12 @@ class Store : public ::testing::Test {
   static std::unique_ptr<test::TempDir> dir_;
 };
 std::unique_ptr<test::TempDir> Store::dir_;
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
 
 // The full analysis of p by the query path, over db and the store beside it (none when
 // KALAH_STORE=off), as every front end asks it.
@@ -116,6 +123,79 @@ TEST_F(Store, ADamagedRecordIsRefusedAndComputedAgain) {
   }
 }
 
+// A record rewritten by someone without the key (Kalah(4,4) standard, +2, forged to +8) is
+// refused, whether its old unkeyed checksum was recomputed or it carries a hash under another
+// key; one whose keyed hash holds but whose values do not add up (the value is not its best
+// move's) is refused too. Each is removed and answered again by search, from the library and the
+// command line alike, with a line saying so.
+TEST_F(Store, ForgedRecordsAreNeverBelieved) {
+  const Position p = start_position(4, 4);
+  const Database db(dir_->str(), kRules);
+  const Outcome truth = analysed(db, p);
+  ASSERT_EQ(truth.margin.lower, 2);
+  AnswerStore store(dir_->str(), kRules);
+  const std::string file = store.path(p, false);
+  const std::string good = test::read_file(file);
+  const std::string body = replaced(replaced(good.substr(0, good.find("mac ")), "\nvalue 2\n",
+                                             "\nvalue 8\n"),
+                                    "\nboard_value 2\n", "\nboard_value 8\n");
+  Checksum unkeyed;
+  unkeyed.update(body.data(), body.size());
+  const uint8_t other_bytes[RecordKey::kBytes] = {7};
+  const RecordKey other(other_bytes);
+  for (const std::string& forged :
+       {body + "checksum " + to_hex(unkeyed.digest()) + "\n",
+        body + "mac " + other.mac({body}) + "\n", body + "mac " + std::string(64, '0') + "\n",
+        body + "mac " + RecordKey::user().mac({body}) + "\n"}) {
+    std::ofstream(file) << forged;
+    std::string why;
+    EXPECT_FALSE(store.read_file(file, why)) << forged;
+    EXPECT_FALSE(why.empty());
+    const Outcome again = analysed(db, p);
+    EXPECT_EQ(again.source, Source::kSearch);
+    EXPECT_EQ(again.margin.lower, 2);
+  }
+  std::ofstream(file) << body + "mac " + other.mac({body}) + "\n";
+  const test::Outcome cli =
+      test::kalah("solve --pits 4 --seeds 4 --json --db " + dir_->str() + " 2>&1");
+  EXPECT_EQ(cli.status, 0);
+  EXPECT_NE(cli.out.find("\"value\": 2,"), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("\"source\": \"search\""), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("ignoring the answer record"), std::string::npos) << cli.out;
+}
+
+// A record's values are checked for sense before they are believed, key or no key.
+TEST_F(Store, RecordsThatMakeNoSenseAreRefused) {
+  const Position p = start_position(4, 4);
+  const Database db(dir_->str(), kRules);
+  const Analysis truth = *analysed(db, p).analysis;
+  AnswerStore store(dir_->str(), kRules);
+  const auto refused = [&](Analysis a, const std::string& what) {
+    ASSERT_TRUE(store.put(p, {a, 1, 1, false}));
+    std::string why;
+    EXPECT_FALSE(store.read_file(store.path(p, false), why)) << what;
+    EXPECT_NE(why, "") << what;
+  };
+  Analysis a = truth;
+  a.moves[0].value = 60;  // more than the 32 seeds in play
+  refused(a, "a move's value beyond the seeds");
+  a = truth;
+  a.value = a.board_value = truth.value - 2;  // below its best move
+  refused(a, "a value that is not the best move's");
+  a = truth;
+  a.moves.pop_back();
+  refused(a, "a legal move left out");
+  a = truth;
+  a.moves[1].turn = {3};
+  refused(a, "a turn that starts elsewhere");
+  a = truth;
+  a.best_line[0] = a.moves.back().turn;  // pit 4 loses (-2)
+  refused(a, "a best line that starts with a worse move");
+  a = truth;
+  a.finished = true;
+  refused(a, "a game over that is not");
+}
+
 TEST_F(Store, ConcurrentWritersLeaveOnlySoundRecords) {
   const Database db(dir_->str(), kRules);
   std::vector<Analysis> truth;
@@ -153,7 +233,7 @@ TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
   const Database db(dir_->str(), kRules);
   const Position p0 = positions()[0];
   const Analysis a = *analysed(db, p0).analysis;
-  AnswerStore store(dir_->str(), kRules, 8 * 4096);  // eight records
+  AnswerStore store(dir_->str(), kRules, RecordKey::user(), {}, 8 * 4096);  // eight records
   store.put(p0, {a, 1, 1, true});                     // the book
   std::vector<Position> filler;
   std::mt19937_64 rng(3);
@@ -162,11 +242,11 @@ TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
     for (int i = 0; i < 8; ++i) p.board.pits[i] = 1 + rng() % 9;
     filler.push_back(p);
   }
-  for (const Position& p : filler) {
-    Analysis fake = a;
-    fake.value = p.mover_store - p.opponent_store + fake.board_value;
-    fake.moves.clear();
-    for (int pit = 0; pit < 4; ++pit) fake.moves.push_back({pit, 0, {pit}});
+  for (const Position& p : filler) {  // an analysis that makes sense: every move a draw
+    Analysis fake;
+    fake.value = p.mover_store - p.opponent_store;
+    for (int pit = 0; pit < 4; ++pit) fake.moves.push_back({pit, fake.value, {pit}});
+    fake.best_line = {{0}};
     ASSERT_TRUE(store.put(p, {fake, 1, 1, false}));
     std::this_thread::sleep_for(std::chrono::milliseconds(5));  // distinct modification times
   }

@@ -2,8 +2,10 @@
 
 Random positions of every rule variant (m = 3..5, with and without a database) get certificates
 that tools/check_certificate.py accepts, proving the value `kalah solve` printed; a certificate
-that claims another value, lacks a move, plays an empty pit or has a move too many, or plays a pit the board lacks, is rejected
-(exit 1); a damaged or missing layer file is unreadable input (exit 2).
+that claims another value, lacks a move, plays an empty pit or has a move too many, or plays a
+pit the board lacks, is rejected (exit 1); a damaged or missing layer file, a layer named by a
+path or as another variant's file, a forged layer inside --db and a position line that is not
+the certified board are unreadable input (exit 2).
 
 usage: python3 certificate_test.py KALAH_EXECUTABLE CHECK_CERTIFICATE_PY
 """
@@ -20,6 +22,8 @@ import zstandard
 
 EXE = sys.argv.pop(1)
 CHECKER = sys.argv.pop(1)
+sys.path.insert(0, os.path.dirname(CHECKER))
+import certificate_layers  # noqa: E402 (the checker's own reader: to forge what it must refuse)
 VARIANTS = list(itertools.product(("standard", "empty"), ("immediate", "on-turn"),
                                   ("owner", "discard")))
 
@@ -49,11 +53,14 @@ def read_bytes(path):
         return f.read()
 
 
-def rewrite(path, out, value=None, moves=None):
-    """A copy of the certificate at `path` with its value line or its moves replaced."""
+def rewrite(path, out, value=None, moves=None, line=None):
+    """A copy of the certificate at `path` with its value line, its moves or one of its lines
+    (`line`: a function of a line) replaced."""
     data = read_bytes(path)
     end = data.index(b"\nend\n") + 5
     head, frame = data[:end].decode(), data[end:]
+    if line is not None:
+        head = "\n".join(line(text) for text in head.split("\n"))
     if value is not None:
         head = "\n".join(f"value {value}" if line.startswith("value ") else line
                          for line in head.split("\n"))
@@ -68,6 +75,20 @@ def rewrite(path, out, value=None, moves=None):
 def moves_of(path):
     data = read_bytes(path)
     return bytearray(zstandard.ZstdDecompressor().decompress(data[data.index(b"\nend\n") + 5:]))
+
+
+def forge_layer(genuine, other, out):
+    """`other` (a layer file of another capture rule, same pits, seeds and remainder) made to look
+    like `genuine` to every check but the body checksum: its header's capture rule and body
+    checksum field are the genuine file's, its header checksum recomputed."""
+    head = bytearray(read_bytes(other))
+    real = read_bytes(genuine)
+    head[13] = real[13]  # capture
+    head[64:72] = real[64:72]  # the body checksum field
+    head[80:88] = bytes(8)
+    head[80:88] = certificate_layers.checksum(bytes(head[:128])).to_bytes(8, "little")
+    with open(out, "wb") as f:
+        f.write(bytes(head))
 
 
 class Certificates(unittest.TestCase):
@@ -162,6 +183,44 @@ class Certificates(unittest.TestCase):
         r = check(path)  # no --db
         self.assertEqual(r.returncode, 2)
         self.assertIn("--db", r.stderr)
+
+    def test_only_the_databases_own_files_and_the_certified_board_are_trusted(self):
+        variant = ("standard", "immediate", "owner")
+        path, value = self.certify("2,3,1,4/3,0,2,1", variant, 4, self.db)
+        self.assert_proven(path, value, self.db)
+        bad = os.path.join(self.tmp.name, "bad.cert")
+        top = "kalah-m4-standard-immediate-owner-s8.kdb"
+        outside = os.path.join(self.tmp.name, top)
+        with open(outside, "wb") as f:
+            f.write(read_bytes(os.path.join(self.db, top)))
+        for what, name in (("an absolute path", outside), ("a path up", "../db/" + top),
+                           ("another variant's file", top.replace("standard", "empty"))):
+            with self.subTest(what):
+                rewrite(path, bad, line=lambda text: " ".join(
+                    [*text.split()[:2], name, text.split()[3]]) if text.startswith("layer 8 ")
+                    else text)
+                r = check(bad, self.db)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertIn("layer 8 is named", r.stderr)
+        rewrite(path, bad, line=lambda text: "position 3,3,0,0,0,3,3,0,0,0,S"
+                if text.startswith("position ") else text)
+        r = check(bad, self.db)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("position line", r.stderr)
+
+    def test_a_forged_layer_in_the_database_is_refused_by_its_body_checksum(self):
+        variant = ("standard", "immediate", "owner")
+        path, value = self.certify("2,3,1,4/3,0,2,1", variant, 4, self.db)
+        forged = os.path.join(self.tmp.name, "forged")
+        os.makedirs(forged, exist_ok=True)
+        for s in range(1, 9):
+            name = f"kalah-m4-standard-immediate-owner-s{s}.kdb"
+            forge_layer(os.path.join(self.db, name),
+                        os.path.join(self.db, name.replace("standard", "empty")),
+                        os.path.join(forged, name))
+        r = check(path, forged)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("body checksum mismatch", r.stderr)
 
 
 if __name__ == "__main__":

@@ -106,8 +106,9 @@ TEST(Checkpoint, FilesRoundTripAndDamageIsNeverTrusted) {
     TranspositionTable::Entry e{};
     e.key = start_board(6, 1 + i % 7);
     e.key.pits[i % 12] = static_cast<uint8_t>(i % 200);
-    e.lo = static_cast<int16_t>(-i % 30);
-    e.hi = static_cast<int16_t>(i % 40);
+    const int seeds_on = seeds(e.key);  // bounds a search can prove: within the seeds
+    e.lo = static_cast<int16_t>(std::max(-(i % 30), -seeds_on));
+    e.hi = static_cast<int16_t>(std::min(i % 40, seeds_on));
     e.move = static_cast<int8_t>(i % 6);
     e.work = static_cast<uint8_t>(1 + i % 30);
     s.entries.push_back(e);
@@ -150,6 +151,72 @@ TEST(Checkpoint, FilesRoundTripAndDamageIsNeverTrusted) {
   write_checkpoint(dir.str("ck"), r, other, s);
   EXPECT_TRUE(damaged(test::read_file(checkpoint_path(dir.str("ck"), r, other))));
   EXPECT_NE(problem.find("another board"), std::string::npos) << problem;
+}
+
+// A checkpoint written without this user's key is ignored, whatever it holds; one written with
+// it but holding bounds no search can prove, or declaring more entries than it holds, is refused
+// before anything it declares is allocated. The command says it ignores the file and answers as
+// if there were none.
+TEST(Checkpoint, ForgedImpossibleAndOversizedCheckpointsAreRefused) {
+  test::TempDir dir;
+  const Rules r{4};
+  const Board b = start_board(4, 3);  // 24 seeds
+  SearchState s;
+  s.nodes = 1000;
+  s.moves = {{0, {-6, 6}}, {1, {6, 6}}};
+  TranspositionTable::Entry e{};
+  e.key = start_board(4, 2);
+  e.lo = -4;
+  e.hi = 6;
+  s.entries = {e};
+  std::string problem;
+  write_checkpoint(dir.str(), r, b, s);
+  ASSERT_TRUE(read_checkpoint(dir.str(), r, b, problem)) << problem;
+
+  const uint8_t other_bytes[RecordKey::kBytes] = {9};
+  write_checkpoint(dir.str(), r, b, s, RecordKey(other_bytes));
+  EXPECT_FALSE(read_checkpoint(dir.str(), r, b, problem));
+  EXPECT_NE(problem.find("key"), std::string::npos) << problem;
+
+  const auto refused = [&](const SearchState& impossible, const std::string& what) {
+    write_checkpoint(dir.str(), r, b, impossible);
+    problem.clear();
+    EXPECT_FALSE(read_checkpoint(dir.str(), r, b, problem)) << what;
+    EXPECT_NE(problem.find("impossible"), std::string::npos) << what << ": " << problem;
+  };
+  SearchState bad = s;
+  bad.moves[1].bounds = {25, 25};  // more than the 24 seeds
+  refused(bad, "a root move's bounds beyond the seeds");
+  bad = s;
+  bad.moves[0].bounds = {3, 2};
+  refused(bad, "bounds that do not meet");
+  bad = s;
+  bad.entries[0].lo = bad.entries[0].hi = 1000;
+  refused(bad, "an entry's bounds beyond its seeds");
+  bad = s;
+  bad.moves.push_back({3, {0, 0}});
+  bad.moves.push_back({3, {0, 0}});
+  bad.moves[2].pit = 7;  // no such pit
+  refused(bad, "a move that is not legal");
+
+  // 2^40 entries declared in a few hundred bytes: refused at once, with or without the key.
+  const std::string head = "kalah checkpoint 2\nrules m=4 capture=standard end=immediate "
+                           "remainder=owner\nboard 3 3 3 3 3 3 3 3\nnodes 1\n"
+                           "entries 1099511627776\n";
+  const std::string frame = std::string(16, '\0');
+  for (const std::string& mac : {std::string(64, '0'), RecordKey::user().mac({head, frame})}) {
+    problem.clear();
+    EXPECT_FALSE(parse_checkpoint(head + "mac " + mac + "\nend\n" + frame, r, b, problem,
+                                  RecordKey::user()));
+    EXPECT_FALSE(problem.empty());
+  }
+  std::ofstream(checkpoint_path(dir.str(), r, b), std::ios::binary | std::ios::trunc)
+      << head + "mac " + std::string(64, '0') + "\nend\n" + frame;
+  const test::Outcome solve =
+      test::kalah("solve --pits 4 --seeds 3 --no-db --json --checkpoint " + dir.str() + " 2>&1");
+  EXPECT_EQ(solve.status, 0) << solve.out;
+  EXPECT_NE(solve.out.find("ignoring"), std::string::npos) << solve.out;
+  EXPECT_NE(solve.out.find("\"value\": 6,"), std::string::npos) << solve.out;
 }
 
 // The JSON answer line in a command's output, up to `field` (what follows differs between runs).

@@ -23,6 +23,8 @@ namespace fs = std::filesystem;
 // The answer store is off in the whole suite (the kalah processes it starts inherit it), so that
 // every search a test asks for is searched; answer_store_test turns it on for itself.
 const bool kStoreOff = setenv("KALAH_STORE", "off", 0) == 0;
+// The key of records and checkpoints (store/keyed_hash.h) is the build tree's, not the user's.
+const bool kTestKey = setenv("KALAH_KEY_FILE", KALAH_TEST_KEY, 0) == 0;
 
 TempDir::TempDir() {
   static int counter = 0;

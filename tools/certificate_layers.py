@@ -40,11 +40,18 @@ def checksum(data):
     return h ^ (h >> 33)
 
 
+def layer_file_name(rules, s):
+    """The only name a layer file of these rules and seeds may have (db/file_names.h)."""
+    return f"kalah-m{rules.m}-{rules.capture}-{rules.end}-{rules.remainder}-s{s}.kdb"
+
+
 class Layer:
-    """One layer file: its header and index checked when opened, blocks decoded on demand."""
+    """One layer file: its header and index checked when opened, its body checksum recomputed
+    when the proof first reads from it (unless told not to), blocks decoded on demand."""
 
     def __init__(self, path, rules, s, expect_checksum, body_checksums):
         self.path, self.s, self.rules = path, s, rules
+        self.body_unchecked = body_checksums
         try:
             with open(path, "rb") as f:
                 raw = f.read(128)
@@ -83,16 +90,23 @@ class Layer:
                 self.index = [w for (w,) in struct.iter_unpack("<Q", raw_index)]
                 if self.index[0] != 128 or self.index[-1] != index_at:
                     raise BadInput(f"{path}: block index does not span the blocks")
-                if body_checksums:
-                    f.seek(128)
-                    if checksum(f.read(file_size - 128)) != self.body_checksum:
-                        raise BadInput(f"{path}: body checksum mismatch")
+                self.file_size = file_size
         except OSError as e:
             raise BadInput(f"{path}: {e.strerror}") from e
         self.file = open(path, "rb")
         self.decoded = 0
 
+    def check_body(self):
+        """The body checksum recomputed: a file whose header was made to name the genuine
+        checksum over other values is refused here."""
+        self.file.seek(128)
+        if checksum(self.file.read(self.file_size - 128)) != self.body_checksum:
+            raise BadInput(f"{self.path}: body checksum mismatch: not the layer file it claims")
+        self.body_unchecked = False
+
     def block(self, i):
+        if self.body_unchecked:
+            self.check_body()
         self.file.seek(self.index[i])
         frame = self.file.read(self.index[i + 1] - self.index[i])
         try:  # each frame carries zstd's checksum of its content, checked here
@@ -117,6 +131,10 @@ class Database:
 
     def __init__(self, directory, rules, stamps, body_checksums, cache_blocks=32768):
         self.rules, self.m = rules, rules.m
+        for s, (name, _) in stamps.items():  # a file in `directory`, by its one name, or none
+            if name != layer_file_name(rules, s):
+                raise BadInput(f"layer {s} is named {name!r}, not {layer_file_name(rules, s)!r}: "
+                               "a certificate reads the database's own files in --db, no other")
         self.layers = {s: Layer(os.path.join(directory, name), rules, s, stamp, body_checksums)
                        for s, (name, stamp) in stamps.items()}
         self.cache, self.cache_blocks = OrderedDict(), cache_blocks

@@ -132,7 +132,7 @@ VariantInfo read_variant(const std::string& dir, const VariantFiles& v) {
     if (!l.error.empty()) info.ok = false;
   }
   if (!info.missing.empty()) info.ok = false;
-  info.stored = AnswerStore(dir, v.rules).census();
+  info.stored = AnswerStore::census(dir, v.rules);
   return info;
 }
 
