@@ -1,4 +1,4 @@
-// any_board.cpp: sowing seed by seed, without play()'s word tricks.
+// any_board.cpp: sowing without play()'s word tricks: whole laps at once, then seed by seed.
 #include "solver/any_board.h"
 
 #include <algorithm>
@@ -9,17 +9,22 @@ AnyMove play(const Rules& rules, const AnyBoard& b, int pit) {
   const int m = b.m();
   AnyMove r;
   std::vector<int> pits = b.pits;
-  int seeds = pits[pit];
+  const int seeds = pits[pit];
   pits[pit] = 0;
-  // Places: 0..m-1 the mover's pits, m the store, m+1..2m the opponent's pits.
-  int place = pit;
-  while (seeds > 0) {
-    place = (place + 1) % (2 * m + 1);
+  // Places: 0..m-1 the mover's pits, m the store, m+1..2m the opponent's pits. A lap drops a seed
+  // in every place, the emptied pit included: a move costs O(m) however many seeds it sows.
+  const int cycle = 2 * m + 1, laps = seeds / cycle;
+  if (laps > 0) {
+    for (int& v : pits) v += laps;
+    r.gain += laps;
+  }
+  int place = pit;  // after whole laps alone, the last seed fell into the pit it started from
+  for (int k = 0; k < seeds % cycle; ++k) {
+    place = (place + 1) % cycle;
     if (place == m)
       ++r.gain;
     else
       ++pits[place < m ? place : place - 1];
-    --seeds;
   }
   if (place == m) {
     r.extra_turn = true;

@@ -19,7 +19,9 @@ class Deepening {
 
   // Fail-soft negamax to `depth` plies; `first` is tried first at this node (the root's).
   int search(const B& b, int depth, int alpha, int beta, int first = -1, int* best = nullptr) {
-    if ((++nodes_ & 4095) == 0 && stopping_ && stop_ && stop_->raised()) throw Stopped{};
+    // Every node: on a board of any size one can cost as much as thousands of Board nodes.
+    ++nodes_;
+    if (stopping_ && stop_ && stop_->raised()) throw Stopped{};
     if (is_terminal(rules_, b)) return terminal_value(rules_, b);
     if (depth == 0) {
       cut_ = true;

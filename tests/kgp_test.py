@@ -1,8 +1,10 @@
 """`kalah kgp` against a KGP server written here (ctest: kgp_test): loopback, every wait bounded.
 The client greets and asks for freeplay, answers ping, ignores unknown options; on database
 positions it plays a perfect move (checked against `kalah query`) and yields; on the Kalah(6,6)
-start and on an 11-pit board it moves legally before the server's stop; malformed lines get a
-one-line complaint and the client goes on; goodbye ends it with exit 0, a wrong version with 1.
+start and on an 11-pit board it moves legally before the server's stop; a board its database
+cannot serve is searched without it; boards of millions of seeds yield within --time, and a stop
+during their search leaves ping answered at once; malformed lines get a one-line complaint and
+the client goes on; goodbye ends it with exit 0, a wrong version with 1.
 
 usage: python3 kgp_test.py KALAH_EXECUTABLE
 """
@@ -35,6 +37,7 @@ class Server:
                                        stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.listener.settimeout(30)
         self.conn, _ = self.listener.accept()
+        self.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # lines go at once
         self.buffer = b""
         self.next_id = 2
 
@@ -180,6 +183,48 @@ class Kgp(unittest.TestCase):
             self.assertLess(time.time() - start, budget + 5)
         s.send("goodbye")
         self.assertEqual(s.finish()[0], 0)
+
+    def test_a_board_the_database_cannot_serve_is_searched_without_it(self):
+        s = Server("--db", self.db, "--time", "2")  # pits 4 only
+        s.greet()
+        for literal in ("<3,0,0,1,2,3,3,2,1>", "<4,0,0,3,3,3,3,3,3,3,3>"):
+            cid = s.send(f"state {literal}")
+            moves, yielded = moves_for(s, cid)
+            self.assertTrue(moves and yielded, literal)
+        s.send("goodbye")
+        code, err = s.finish()
+        self.assertEqual(code, 0, err)
+        self.assertIn("boards of 3 pits a row without a database", err)
+
+    def test_huge_boards_yield_in_time_and_stop_is_answered_at_once(self):
+        s = Server("--no-db", "--time", "1")
+        s.greet()
+        for literal in ("<8,0,0," + ",".join(["1000000"] * 16) + ">",
+                        "<1000,0,0," + ",".join(["999999"] * 2000) + ">"):
+            cid = s.send(f"state {literal}")
+            start = time.time()
+            moves, yielded = moves_for(s, cid)
+            self.assertTrue(moves and yielded, literal[:20])
+            self.assertLess(time.time() - start, 2.5, f"{literal[:20]}: yield after --time 1")
+        s.send("goodbye")
+        self.assertEqual(s.finish(timeout=10)[0], 0)
+        s = Server("--no-db", "--time", "60")
+        s.greet()
+        for literal in ("<8,0,0," + ",".join(["1000000"] * 16) + ">",
+                        "<1000,0,0," + ",".join(["999999"] * 2000) + ">"):
+            cid = s.send(f"state {literal}")
+            moves_for(s, cid, stop_after=0.5)  # sends the stop
+            start = time.time()
+            cid = s.send("ping")
+            s.expect(rf"@{cid} pong", timeout=5)
+            latency = time.time() - start
+            print(f"pong {latency * 1000:.1f} ms after a stop during {literal[:12]}...",
+                  file=sys.stderr)
+            self.assertLess(latency, 0.1)
+        start = time.time()
+        s.send("goodbye")
+        self.assertEqual(s.finish(timeout=10)[0], 0)
+        self.assertLess(time.time() - start, 2)
 
     def test_malformed_lines_are_refused_and_the_client_goes_on(self):
         s = Server("--no-db", "--time", "1")

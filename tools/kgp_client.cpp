@@ -1,13 +1,17 @@
 // kgp_client.cpp: the KGP client of kgp_client.h: a reader of the server's lines, and a worker
-// thread per board that sends kalah's move as it improves.
+// thread per board that sends kalah's move as it improves. The reader never waits for a worker:
+// a board's work that a `stop` or a new board made moot is told to stop and left to end on its
+// own, so that every command is answered at once.
 #include "tools/kgp_client.h"
 
+#include <atomic>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "api/deadline.h"
 #include "api/query.h"
@@ -18,19 +22,54 @@
 namespace kalah {
 namespace {
 
+void complain(const std::string& what) {
+  std::cerr << "kalah kgp: " << what << std::endl;
+}
+
+// The databases of KGP's rules by pit count, opened by the first worker that needs one (opening
+// may write a database's decoded copies for seconds: never on the reader's thread). A pit count
+// they cannot serve is played without one: a tournament game goes on.
+class Databases {
+ public:
+  explicit Databases(const DatabaseOptions& o) : o_(o) {}
+  const Database* of(int m) {
+    if (m > kMaxPits) return nullptr;
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = open_.try_emplace(m);
+    if (inserted) {
+      try {
+        it->second = open_tablebase(o_, Rules{m});
+      } catch (const std::exception& e) {
+        complain("playing boards of " + std::to_string(m) + " pits a row without a database: " +
+                 e.what());
+      }
+    }
+    return it->second.db.get();
+  }
+
+ private:
+  const DatabaseOptions& o_;
+  std::mutex mutex_;
+  std::map<int, Tablebase> open_;
+};
+
 // The work on one `state`: a thread choosing the move, answering as it improves.
 class StateWorker {
  public:
   StateWorker(KgpConnection& server, uint64_t id, const KgpBoard& kb, double seconds,
-              const Database* db)
+              Databases& databases)
       : server_(server), id_(id) {
-    thread_ = std::thread([this, kb, seconds, db] { work(kb, seconds, db); });
+    thread_ = std::thread([this, kb, seconds, &databases] {
+      work(kb, seconds_from_now(seconds), databases);
+      finished_ = true;
+    });
   }
   ~StateWorker() {
     stop();
     thread_.join();
   }
   uint64_t id() const { return id_; }
+  bool finished() const { return finished_; }
   // After this returns nothing more is sent for this state, and its search ends soon.
   void stop() {
     std::lock_guard lock(mutex_);
@@ -44,7 +83,7 @@ class StateWorker {
     if (!stopped_) server_.send(line);
   }
 
-  void work(const KgpBoard& kb, double seconds, const Database* db) {
+  void work(const KgpBoard& kb, MoveClock::time_point deadline, Databases& databases) {
     const int m = kb.board.m();
     const Rules rules{m};  // KGP's: standard capture, immediate end, seeds to their owner
     const int stores = kb.south_store - kb.north_store;
@@ -54,7 +93,6 @@ class StateWorker {
       last = c.pit;
       send(format_kgp(id_, "move", std::to_string(c.pit + 1)));
     };
-    const MoveClock::time_point deadline = seconds_from_now(seconds);
     MoveChoice c;
     int on_pits = 0;
     for (int v : kb.board.pits) on_pits += v;
@@ -66,7 +104,7 @@ class StateWorker {
       q.position.mover_store = kb.south_store;
       q.position.opponent_store = kb.north_store;
       q.ask = Ask::kMove;
-      q.db = db;
+      q.db = databases.of(m);
       q.stop = &halt_;
       q.deadline = deadline;
       q.progress = [&](const QueryProgress& p) {
@@ -97,13 +135,14 @@ class StateWorker {
   std::mutex mutex_;
   bool stopped_ = false;
   StopFlag halt_;
+  std::atomic<bool> finished_{false};
   std::thread thread_;
 };
 
 // The client: greets, asks for freeplay, then answers the server's commands until goodbye.
 class Client {
  public:
-  explicit Client(const KgpOptions& o) : o_(o), server_(o.host, o.port) {}
+  explicit Client(const KgpOptions& o) : o_(o), server_(o.host, o.port), databases_(o.tables) {}
 
   int run() {
     std::string line;
@@ -119,13 +158,9 @@ class Client {
       if (!greeted_ && c.name != "kgp")
         throw std::runtime_error("the server did not start with 'kgp': " +
                                  printable_input(line, 80));
-      if (c.name == "goodbye") {
-        worker_.reset();
-        return kExitOk;
-      }
+      if (c.name == "goodbye") return kExitOk;  // the workers, told to stop, end as it returns
       handle(c, line);
     }
-    worker_.reset();
     throw std::runtime_error("the server closed the connection without 'goodbye'");
   }
 
@@ -150,7 +185,7 @@ class Client {
         server_.send(format_kgp(0, "set", "auth:token " + kgp_quote(o_.token)));
       server_.send(format_kgp(0, "mode", "freeplay"));
     } else if (c.name == "state") {
-      worker_.reset();  // a new board: the last one's work is moot
+      retire();  // a new board: the last one's work is moot
       if (c.args.size() != 1) return refuse(c, "'state' takes one board literal");
       KgpBoard board;
       try {
@@ -158,10 +193,9 @@ class Client {
       } catch (const std::invalid_argument& e) {
         return refuse(c, e.what());
       }
-      worker_ = std::make_unique<StateWorker>(server_, c.id, board, o_.seconds,
-                                              database(board.board.m()));
+      worker_ = std::make_unique<StateWorker>(server_, c.id, board, o_.seconds, databases_);
     } else if (c.name == "stop") {
-      if (worker_ && (c.ref == 0 || c.ref == worker_->id())) worker_.reset();
+      if (worker_ && (c.ref == 0 || c.ref == worker_->id())) retire();
     } else if (c.name == "ping") {
       server_.send(format_kgp(c.id, "pong", c.args.empty() ? "" : kgp_quote(c.args[0])));
     } else if (c.name == "error") {
@@ -176,21 +210,22 @@ class Client {
     server_.send(format_kgp(c.id, "error", kgp_quote(why)));
   }
 
-  static void complain(const std::string& what) { std::cerr << "kalah kgp: " << what << std::endl; }
-
-  // The database of KGP's rules for m pits a row, opened once (none beyond kMaxPits).
-  const Database* database(int m) {
-    if (m > kMaxPits) return nullptr;
-    auto [it, inserted] = databases_.try_emplace(m);
-    if (inserted) it->second = open_tablebase(o_.tables, Rules{m});
-    return it->second.db.get();
+  // Silences the current worker and leaves it to end on its own (joined once it has, or when
+  // the client ends); workers that have ended are let go.
+  void retire() {
+    if (worker_) {
+      worker_->stop();
+      retired_.push_back(std::move(worker_));
+    }
+    std::erase_if(retired_, [](const auto& w) { return w->finished(); });
   }
 
   const KgpOptions& o_;
   KgpConnection server_;
+  Databases databases_;
   bool greeted_ = false;
-  std::map<int, Tablebase> databases_;
-  std::unique_ptr<StateWorker> worker_;  // the board being worked on
+  std::vector<std::unique_ptr<StateWorker>> retired_;  // stopped, perhaps still ending
+  std::unique_ptr<StateWorker> worker_;                // the board being worked on
 };
 
 }  // namespace

@@ -33,6 +33,9 @@ KgpConnection::KgpConnection(const std::string& host, int port) : impl_(std::mak
   if (error)
     throw std::runtime_error("cannot connect to " + host + ":" + std::to_string(port) + ": " +
                              error.message());
+  // Each line is a whole message: sent at once, not held back to coalesce with the next (Nagle's
+  // wait for the server's delayed acknowledgement cost 40 ms a reply).
+  impl_->socket.set_option(tcp::no_delay(true), error);
 }
 
 KgpConnection::~KgpConnection() = default;
