@@ -55,8 +55,10 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
                 const kalah::Database* db, AnswerStore* store, const std::atomic<bool>* stop,
                 const Options& o) {
   if (o.value_only && o.pie) throw std::invalid_argument("give pie or value_only, not both");
-  if (!(o.timeout >= 0) || std::isinf(o.timeout))
-    throw std::invalid_argument("timeout must be 0 (none) or a number of seconds");
+  if (!(o.timeout >= 0))  // NaN too
+    throw std::invalid_argument("timeout must be a number of seconds, 0 or infinity for none; got " +
+                                std::to_string(o.timeout));
+  const bool timed = o.timeout > 0 && !std::isinf(o.timeout);
   Query q;
   q.rules = r;
   q.position = p;
@@ -67,8 +69,8 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
   // The caller's flag, looked at every 20 ms, and the timeout stop the query's own.
   StopFlag halt;
   std::optional<Deadline> watch;
-  if (stop || o.timeout > 0) {
-    watch.emplace(o.timeout > 0 ? seconds_from_now(o.timeout) : Deadline::Clock::time_point::max(),
+  if (stop || timed) {
+    watch.emplace(timed ? seconds_from_now(o.timeout) : Deadline::Clock::time_point::max(),
                   halt, [stop] {
                     return stop && stop->load() ? StopReason::kStop : StopReason::kNone;
                   });

@@ -47,10 +47,9 @@ py::dict rules_dict(const api::Rules& r) {
   return d;
 }
 
+// None is no limit (the library checks the rest, with the C++ API's one message).
 api::Options options(int threads, bool value_only, const std::optional<double>& timeout,
                      bool pie) {
-  if (timeout && !(*timeout > 0))
-    throw py::value_error("timeout must be a positive number of seconds, or None");
   return {threads, value_only, timeout.value_or(0), pie};
 }
 

@@ -42,8 +42,9 @@ int FrontierSearch::node_of(const Board& b) {
   return n;
 }
 
-void FrontierSearch::expand(int n, int home) {
-  if (!nodes_[n].leaf || nodes_[n].bounds.exact()) return;
+bool FrontierSearch::expand(int n, int home) {
+  if (!nodes_[n].leaf || nodes_[n].bounds.exact() || nodes_.size() >= options_.max_nodes)
+    return false;
   const size_t before = nodes_.size();
   const Board b = nodes_[n].board;
   std::vector<Edge> edges;
@@ -57,6 +58,7 @@ void FrontierSearch::expand(int n, int home) {
   for (size_t c = before; c < nodes_.size(); ++c)
     nodes_[c].home = home >= 0 ? home : owner_process(nodes_[c].board, transport_.processes());
   stats_.dag_nodes = nodes_.size();
+  return true;
 }
 
 void FrontierSearch::deepen(int root) {
@@ -77,7 +79,9 @@ void FrontierSearch::deepen(int root) {
     }
     if (open.empty() || (open.size() >= target && !nodes_[root].leaf)) break;
     if (depth == options_.max_depth) break;
-    for (int n : open) expand(n, nodes_[n].home);
+    bool grew = false;
+    for (int n : open) grew |= expand(n, nodes_[n].home);
+    if (!grew) break;  // the DAG holds as many boards as it may
   }
 }
 
@@ -168,9 +172,7 @@ void FrontierSearch::merge(const std::vector<LeafAnswer>& answers) {
 }
 
 void FrontierSearch::refine(int n, int home) {
-  if (!nodes_[n].leaf || nodes_[n].bounds.exact()) return;
-  expand(n, home);
-  ++stats_.refined;
+  if (expand(n, home)) ++stats_.refined;
 }
 
 bool FrontierSearch::refine_oldest() {

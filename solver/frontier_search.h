@@ -79,8 +79,9 @@ class FrontierSearch {
 
   int node_of(const Board& b);
   // Makes leaf n a node with its children; those new to the DAG start on `home` (the leaf's
-  // process: its table holds their subtrees), or by their hash when it is -1.
-  void expand(int n, int home);
+  // process: its table holds their subtrees), or by their hash when it is -1. False when n is no
+  // open leaf or the DAG holds as many boards as its options allow.
+  bool expand(int n, int home);
   // Expands the open leaves under root a ply at a time until there are enough for the slots.
   void deepen(int root);
   // Narrows the bounds of n's subtree from its leaves (each node once a pass).

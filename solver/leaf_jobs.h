@@ -58,6 +58,8 @@ inline int owner_process(const Board& b, int processes) {
 struct FrontierOptions {
   int leaves_per_slot = 16;  // the frontier deepens a ply at a time until it has this many a slot
   int max_depth = 12;        // plies, at most
+  // Boards the DAG may hold (a few hundred bytes each): past it, the frontier grows no more.
+  size_t max_nodes = size_t{1} << 22;
 };
 
 // Counts of a frontier search, for progress and notes.

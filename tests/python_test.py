@@ -196,8 +196,23 @@ class Module(unittest.TestCase):
             self.assertTrue(answer["interrupted"])
             self.assertNotIn("value", answer)
             self.assertLessEqual(answer["lower"], answer["upper"])
-        # Enough time: the value, the same as without a timeout.
+        # Enough time: the value, the same as without a timeout, however large the timeout (a
+        # deadline that would overflow the clock is none), on any thread count.
         self.assertEqual(kalah.solve(pits=4, seeds=3, timeout=60)["value"], 6)
+        exact = kalah.solve(pits=3, seeds=3)["value"]
+        for timeout in (1e10, 1e12, 1e15, 1e18, 1e300, 2**70, float("inf"), None):
+            for threads in (1, 2):
+                answer = kalah.solve(pits=3, seeds=3, timeout=timeout, threads=threads)
+                self.assertNotIn("interrupted", answer, (timeout, threads))
+                self.assertEqual(answer["value"], exact, (timeout, threads))
+        # Every bad timeout gets the one message.
+        messages = set()
+        for timeout in (-1, -1e-9, float("nan"), float("-inf")):
+            with self.assertRaises(ValueError) as caught:
+                kalah.solve(pits=3, seeds=3, timeout=timeout)
+            messages.add(str(caught.exception).split("; got")[0])
+        self.assertEqual(messages, {"timeout must be a number of seconds, 0 or infinity for "
+                                    "none"})
 
     def test_the_docstrings_examples(self):
         self.assertEqual(doctest.testmod(kalah).failed, 0)

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "api/query.h"
+#include "db/machine.h"
 #include "solver/notation.h"
 #include "solver/threads.h"
 #include "solver/units.h"
@@ -29,6 +30,12 @@ struct SolveOptions {
   double checkpoint_seconds = 60;
   int frontier = FrontierOptions{}.leaves_per_slot;
 };
+
+// --frontier's bound: the manager walks its whole frontier every round, so past a few thousand
+// leaves a thread it spends more time walking than the leaves spread work (the commit that set it
+// has the measurements).
+constexpr int kMaxFrontier = 4096;
+constexpr size_t kFrontierNodeBytes = 512;  // a DAG board, its edges and its index entry
 
 constexpr CommandHelp kHelp = {
     "solve",
@@ -119,6 +126,8 @@ Query make_query(const SolveOptions& o, const Game& game) {
   q.checkpoint_seconds = o.checkpoint_seconds;
   q.certificate = o.certificate;
   q.frontier.leaves_per_slot = o.frontier;
+  // The frontier's boards, a few hundred bytes each, in at most an eighth of the memory.
+  q.frontier.max_nodes = usable_memory() / 8 / kFrontierNodeBytes;
   return q;
 }
 
@@ -199,7 +208,9 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "--value-only)")(
       "frontier", po::value(&o.frontier)->value_name("N"),
       "under mpirun: the top of the tree is expanded until it has N leaves a search thread of "
-      "the job (default 16), each searched by the thread that owns it (docs/cluster.md)");
+      "the job (default 16, at most 4096), each searched by the thread that owns it "
+      "(docs/cluster.md); the manager walks them every round, so a big N costs more than it "
+      "spreads");
   add_threads_option(desc, o.threads);
   po::positional_options_description positional;
   positional.add("position", 1);
@@ -210,7 +221,7 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
     throw UsageError("--certificate proves a position's value; not with --pie");
   if (vm.count("checkpoint-every"))
     check_range<double>("--checkpoint-every", o.checkpoint_seconds, 0.01, 1e6);
-  if (vm.count("frontier")) check_range("--frontier", o.frontier, 1, 1 << 16);
+  if (vm.count("frontier")) check_range("--frontier", o.frontier, 1, kMaxFrontier);
   const ThreadLimit limit(o.threads);
   const Game game = resolve_game(o.game);
   const bool over_processes = under_mpirun();

@@ -65,8 +65,8 @@ struct Rules {
 struct Options {
   int threads = 0;          // worker threads of this call (a oneTBB arena); 0 = every core
   bool value_only = false;  // the value alone: no move values or line, far less work in big games
-  double timeout = 0;       // seconds, 0 = none: when they run out the search stops and the
-                            // Analysis holds the bounds proven (exact = false)
+  double timeout = 0;       // seconds, 0 or infinity = none: when they run out the search stops
+                            // and the Analysis holds the bounds proven (exact = false)
   bool pie = false;         // the pie rule: after the mover's first turn the opponent may swap
                             // sides; every opening's value and the best one (Analysis::openings)
 };

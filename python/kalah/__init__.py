@@ -109,9 +109,9 @@ def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
     command line's rules (standard capture, immediate end, remainder to its owner). ``db``, a
     Database of the same rules, ends the search at its layers. threads: 0 (every core) or how
     many. value_only: the value alone (no moves, no line), far less work in big games. timeout:
-    seconds; when they run out the answer holds the bounds proven (``interrupted``, ``lower``,
-    ``upper``) instead of a value. pie: the pie rule (the opponent may swap after the first
-    turn): every opening and the best.
+    seconds (None, 0 or inf: no limit; any size is safe); when they run out the answer holds the
+    bounds proven (``interrupted``, ``lower``, ``upper``) instead of a value. pie: the pie rule
+    (the opponent may swap after the first turn): every opening and the best.
 
     >>> solve(pits=3, seeds=3, capture="empty", value_only=True)["value"]
     2
