@@ -177,6 +177,21 @@ TEST_F(CliDatabase, MissingRulesAreAUsageErrorThatListsTheDirectory) {
   }
 }
 
+// A database directory that does not exist is input, exit status 2 with one line naming it, in
+// every command that reads one (serve too, when --db names it).
+TEST(Cli, AMissingDatabaseDirectoryIsInputEverywhere) {
+  const std::string missing = "/nonexistent/kalah-db";
+  for (const std::string& command :
+       {"query --db " + missing + " 1,1,1,1/1,1,1,1", "info --db " + missing,
+        "verify --db " + missing, "serve --port 0 --db " + missing,
+        "solve --pits 4 --seeds 1 --db " + missing}) {
+    const Outcome o = kalah(command);
+    EXPECT_EQ(o.status, 2) << command << ": " << o.out;
+    EXPECT_NE(o.out.find(missing), std::string::npos) << command << ": " << o.out;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << command << ": " << o.out;
+  }
+}
+
 TEST_F(CliDatabase, InfoAndVerify) {
   const Outcome info = kalah("info --db " + *dir_);
   EXPECT_EQ(info.status, 0) << info.out;

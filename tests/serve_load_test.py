@@ -4,7 +4,8 @@ While 200 idle connections, 20 clients sending a header byte at a time and 20 lo
 held against it, database answers stay under 50 ms (p99 of 100); slow and idle clients are cut
 off at the request timeout; oversized headers get 431, other methods 405, ranges are not
 served; the memory after floods returns near its start; SIGTERM stops running searches and the
-server within a second.
+server within a second. On one thread, a second tab's analysis answers within its own budget
+while a first tab's long search runs, and moves, database answers and cancels stay under 50 ms.
 
 usage: python3 serve_load_test.py KALAH_EXECUTABLE
 """
@@ -163,6 +164,55 @@ class ServeLoad(unittest.TestCase):
         print(f"SIGTERM with searches running: exited in {took * 1000:.0f} ms")
         self.assertLess(took, 1.0)
         self.assertEqual(self.server.returncode, 0)
+
+
+class Fairness(unittest.TestCase):
+    """Two tabs on a one-thread server: neither starves the other."""
+
+    def test_a_second_tabs_search_is_not_held_by_the_first(self):
+        with tempfile.TemporaryDirectory() as db:
+            subprocess.run([EXE, "build", "--db", db, "--pits", "4", "--max-seeds", "8"],
+                           check=True, capture_output=True)
+            server = subprocess.Popen([EXE, "serve", "--db", db, "--port", "0", "--json",
+                                       "--threads", "1", "--max-budget-ms", "60000"],
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                self.tabs(json.loads(server.stdout.readline())["url"])
+            finally:
+                server.kill()
+                server.wait()
+
+    def tabs(self, url):
+        def get(path):
+            with urllib.request.urlopen(url + path, timeout=60) as r:
+                return json.loads(r.read())
+        first = {}
+        a = threading.Thread(target=lambda: first.update(get(
+            "api/v1/analyse?position=6,6,6,6,6,6/6,6,6,6,6,6&search=tabA&budget_ms=30000")))
+        a.start()
+        time.sleep(0.5)
+        start = time.monotonic()
+        second = get("api/v1/analyse?position=5,5,5,5,5,5/5,5,5,5,5,5&search=tabB"
+                     "&budget_ms=2000")
+        self.assertLess(time.monotonic() - start, 6, "the second tab waited for the first")
+        self.assertIn("lower", second)
+        latencies = []
+        for path in ("api/v1/moves?position=6,6,6,6,6,6/6,6,6,6,6,6",
+                     "api/v1/analyse?position=1,0,2,1/0,1,1,2&pits=4",  # in the database
+                     "api/v1/progress?search=tabA"):
+            for _ in range(10):
+                t = time.monotonic()
+                get(path)
+                latencies.append(time.monotonic() - t)
+        t = time.monotonic()
+        self.assertTrue(get("api/v1/cancel?search=tabA")["cancelled"])
+        latencies.append(time.monotonic() - t)
+        a.join(timeout=30)
+        self.assertTrue(first.get("interrupted"), first)
+        latencies.sort()
+        print(f"on one thread beside a search: median {latencies[len(latencies) // 2] * 1000:.1f}"
+              f" ms, worst {latencies[-1] * 1000:.1f} ms", file=sys.stderr)
+        self.assertLess(latencies[-1], 0.05)
 
 
 if __name__ == "__main__":

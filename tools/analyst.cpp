@@ -58,7 +58,7 @@ Analyst::Analyst(const AnalystOptions& options)
       databases_.push_back(
           {std::make_unique<Database>(options.dir, v.rules,
                                       Database::search_cache_bytes() / variants.size()),
-           open_answer_store(options.dir, v.rules)});
+           options.store ? open_answer_store(options.dir, v.rules) : nullptr});
     } catch (const std::exception& e) {  // a damaged or gapped variant: the others still serve
       std::fprintf(stderr, "kalah serve: not serving m=%d %s: %s\n", v.rules.pits,
                    describe(v.rules).c_str(), e.what());
@@ -71,6 +71,13 @@ std::vector<std::string> Analyst::databases() const {
   for (const Served& s : databases_)
     out.push_back("m=" + std::to_string(s.db->rules().pits) + " " + describe(s.db->rules()) +
                   " layers 1.." + std::to_string(s.db->max_seeds()));
+  return out;
+}
+
+std::vector<std::string> Analyst::stores() const {
+  std::vector<std::string> out;
+  for (const Served& s : databases_)
+    if (s.store) out.push_back(s.store->dir());
   return out;
 }
 

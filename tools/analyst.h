@@ -2,8 +2,8 @@
 // databases of a directory, or by a search with a time budget, with a cache of answers.
 //
 // Thread-safe: any number of requests at once. Database answers are immediate; at most
-// `max_searches` searches run at once (each on all cores, with its own tables), and a search
-// that waits or runs past its budget answers with the bounds proven so far.
+// `max_searches` searches run at once (each with its own tables, sharing the cores), and a
+// search that waits or runs past its budget answers with the bounds proven so far.
 #pragma once
 
 #include <atomic>
@@ -31,6 +31,7 @@ struct AnalystOptions {
   size_t table_mb = 8;                          // per root move of a search
   int max_searches = 2;                         // searches at once
   size_t cache_entries = 4096;                  // exact answers kept
+  bool store = true;                            // answer stores beside the databases
 };
 
 class Analyst {
@@ -78,6 +79,8 @@ class Analyst {
 
   // "m=6 capture=empty ... layers 1..22", one per open database.
   std::vector<std::string> databases() const;
+  // Where searched answers are kept: the answer stores' directories (none with store off).
+  std::vector<std::string> stores() const;
 
  private:
   // The answer; `exact` tells whether it may be cached (not bounds).

@@ -1,4 +1,5 @@
 // cmd_serve.cpp: `kalah serve`, the analysis board and its HTTP API (tools/http_server.h).
+#include <filesystem>
 #include <iostream>
 
 #include "api/answer.h"
@@ -28,7 +29,12 @@ struct ServeOptions {
   int64_t budget_ms = 3000;
   int64_t max_budget_ms = 60000;
   bool json = false;
+  bool no_store = false;
 };
+
+// Searches at once, a share of the cores each: a second client's analysis starts at once beside a
+// first one's long search instead of waiting out its budget.
+constexpr int kSearchesPerThread = 4;
 
 constexpr CommandHelp kHelp = {
     "serve",
@@ -56,9 +62,11 @@ constexpr CommandHelp kHelp = {
     "      GET /api/v1/progress?search=NAME (each move's bounds proven so far), and stopped,\n"
     "      GET /api/v1/cancel?search=NAME (it answers with its bounds at once).\n"
     "  Bad input: 400 with {\"error\": ...}; unknown paths: 404; methods but GET: 405.\n"
-    "Database answers never wait for searches: at most --threads searches run at once, the\n"
-    "others queue within their budget. A request must arrive whole within --timeout-ms, with\n"
-    "at most 16 KiB of request line and headers (431 past that).\n"
+    "  GET /api/v1/info: the databases served and where searched answers are kept.\n"
+    "Database answers never wait for searches: up to 4 searches a thread run at once, sharing\n"
+    "the cores, the others queue within their budget. Searched answers are kept in the answer\n"
+    "store beside each database (DIR/answers; --no-store: none). A request must arrive whole\n"
+    "within --timeout-ms, with at most 16 KiB of request line and headers (431 past that).\n"
     "Binds to the loopback address unless --host says otherwise; --port 0 takes a free port.\n"
     "The first line on standard output says where it listens. Ctrl-C or SIGTERM stops it at\n"
     "once, running searches included.",
@@ -68,6 +76,13 @@ constexpr CommandHelp kHelp = {
 
 std::string error_json(const std::string& message) {
   return answer_json("serve").add("error", message).str();
+}
+
+std::string info_json(const Analyst& analyst) {
+  return answer_json("serve")
+      .add("databases", analyst.databases())
+      .add("answers", analyst.stores())
+      .str();
 }
 
 // The board at / (its style and scripts beside it), the moves at /api/v1/moves (at once), kalah's
@@ -84,6 +99,7 @@ Routed route(const std::string& target, Analyst& analyst) {
         {200, "text/javascript; charset=utf-8", path == "/board.js" ? kBoardJs : kBoardServerJs},
         {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
+  if (path == "/api/v1/info") return {Pool::kNone, {200, "application/json", info_json(analyst)}, {}};
   if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&
       path != "/api/v1/progress" && path != "/api/v1/cancel")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
@@ -126,12 +142,15 @@ void announce(const ServeOptions& o, int port, const Analyst& analyst) {
                      .add("url", url)
                      .add("db", o.dir)
                      .add("databases", analyst.databases())
+                     .add("answers", analyst.stores())
                      .str()
               << std::endl;
     return;
   }
   std::cout << "kalah serve: listening on " << url << std::endl;
   for (const auto& d : analyst.databases()) std::cout << "  database " << d << "\n";
+  for (const auto& d : analyst.stores())
+    std::cout << "  searched answers kept in " << d << " (--no-store: none)\n";
   if (analyst.databases().empty())
     std::cout << "  no databases in " << o.dir << ": every answer is searched\n";
   std::cout << std::flush;
@@ -157,7 +176,9 @@ int cmd_serve(const std::vector<std::string>& args, bool check_only) {
       "max-budget-ms",
       po::value(&o.max_budget_ms)->default_value(o.max_budget_ms)->value_name("MS"),
       "the largest budget_ms a request may ask for")("json", po::bool_switch(&o.json),
-                                                     "say where it listens as one JSON object");
+                                                     "say where it listens as one JSON object")(
+      "no-store", po::bool_switch(&o.no_store),
+      "keep no searched answers beside the databases (and read none): a read-only database");
   add_threads_option(desc, o.threads);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
@@ -167,13 +188,16 @@ int cmd_serve(const std::vector<std::string>& args, bool check_only) {
   check_range<int64_t>("--max-budget-ms", o.max_budget_ms, 1, 3600 * 1000);
   check_range<int64_t>("--budget-ms", o.budget_ms, 1, o.max_budget_ms);
   const ThreadLimit limit(o.threads);
+  if (!vm["db"].defaulted() && !std::filesystem::is_directory(o.dir))
+    throw UsageError(o.dir + ": no such database directory");
   if (check_only) return kExitOk;
 
   AnalystOptions a;
   a.dir = o.dir;
+  a.store = !o.no_store;
   a.budget = std::chrono::milliseconds(o.budget_ms);
   a.max_budget = std::chrono::milliseconds(o.max_budget_ms);
-  a.max_searches = std::max(1, limit.threads());
+  a.max_searches = kSearchesPerThread * std::max(1, limit.threads());
   Analyst analyst(a);
   HttpLimits limits;
   limits.max_connections = static_cast<size_t>(o.connections);
