@@ -126,7 +126,7 @@ struct Database::Impl {
   }
 };
 
-Database::Database(const std::string& directory, const Rules& rules, size_t cache_mb)
+Database::Database(const std::string& directory, const Rules& rules, size_t cache_mb, bool store)
     : impl_(std::make_unique<Impl>()) {
   Rules wanted = rules;
   if (directory.empty())
@@ -141,7 +141,7 @@ Database::Database(const std::string& directory, const Rules& rules, size_t cach
     return std::make_unique<kalah::Database>(
         directory, r, cache_mb ? cache_mb << 20 : kalah::Database::search_cache_bytes());
   });
-  impl_->store = open_answer_store(directory, r);
+  if (store) impl_->store = open_answer_store(directory, r);
   impl_->copy_epoch = impl_->db->copy_epoch();
 }
 

@@ -115,9 +115,10 @@ constexpr const char* kDatabaseDoc = R"(The endgame database of one rule variant
 `kalah build --db DIRECTORY`. Safe to share between threads.
 
 Database(directory=None, capture="standard", end="immediate", remainder="owner", pits=0,
-cache_mb=0): directory None is the command line's default ($KALAH_DB, else ~/.cache/kalah/db);
-pits = 0 takes them from the files; cache_mb = 0 keeps the layers resident when they fit half
-the memory (a decoded copy mapped: the fastest probes), else caps the decoded blocks held.
+cache_mb=0, store=True): directory None is the command line's default ($KALAH_DB, else
+~/.cache/kalah/db); pits = 0 takes them from the files; cache_mb = 0 keeps the layers resident
+when they fit half the memory (a decoded copy mapped: the fastest probes), else caps the decoded
+blocks held; store=False keeps no searched answers in DIRECTORY/answers (and reads none).
 
 probe(position): the value (stores included) or None above the top layer. With a Position it
 reads no text: about the cost of the C++ probe_board plus Python's call (README, "The library").
@@ -254,13 +255,13 @@ void bind_database(py::module_& m) {
   py::class_<api::Database>(m, "Database", kDatabaseDoc)
       .def(py::init([](const std::optional<std::string>& directory, const std::string& capture,
                        const std::string& end, const std::string& remainder, int pits,
-                       size_t cache_mb) {
+                       size_t cache_mb, bool store) {
              return api::Database(directory.value_or(api::default_directory()),
-                                  {pits, capture, end, remainder}, cache_mb);
+                                  {pits, capture, end, remainder}, cache_mb, store);
            }),
            py::arg("directory") = py::none(), py::kw_only(), py::arg("capture") = "standard",
            py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("pits") = 0,
-           py::arg("cache_mb") = 0)
+           py::arg("cache_mb") = 0, py::arg("store") = true)
       .def_property_readonly("pits", [](const api::Database& db) { return db.rules().pits; })
       .def_property_readonly("max_seeds", &api::Database::max_seeds)
       .def_property_readonly("rules",

@@ -269,8 +269,19 @@ TEST_F(Store, OffByEnvironmentAndFlag) {
   }
   unsetenv("KALAH_STORE");
   EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));
+  // --no-store keeps nothing, in solve and query alike.
   const std::string solve = "solve --pits 4 --seeds 3 --json --db " + dir_->str();
-  EXPECT_NE(test::kalah(solve).out.find("\"source\": \"search\""), std::string::npos);
+  EXPECT_EQ(test::kalah(solve + " --no-store").status, 0);
+  EXPECT_EQ(test::kalah("query --search --no-store --json --db " + dir_->str() +
+                        " 3,3,3,3/3,3,3,3")
+                .status,
+            0);
+  EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));
+  // The first answer kept says where it goes.
+  const test::Outcome first = test::kalah(solve);
+  EXPECT_NE(first.out.find("\"source\": \"search\""), std::string::npos);
+  EXPECT_NE(first.out.find("answers are kept in " + dir_->str() + "/answers/"), std::string::npos)
+      << first.out;
   EXPECT_NE(test::kalah(solve).out.find("\"source\": \"store\""), std::string::npos);
   EXPECT_NE(test::kalah(solve + " --no-store").out.find("\"source\": \"search\""),
             std::string::npos);

@@ -25,6 +25,7 @@ struct QueryOptions {
   bool search = false;
   bool keep_going = false;
   int64_t cache_mb = 256;
+  bool no_store = false;
   int threads = 0;
 };
 
@@ -80,7 +81,7 @@ class Querier {
       db = std::make_unique<Database>(
           o_.dir, q.rules,
           o_.search ? Database::search_cache_bytes() : static_cast<size_t>(o_.cache_mb) << 20);
-      store = open_answer_store(o_.dir, q.rules);
+      if (!o_.no_store) store = open_answer_store(o_.dir, q.rules);
     }
     q.db = db.get();
     q.store = store.get();
@@ -113,7 +114,10 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
       "report a bad position (as {\"input\", \"error\"} with --json) and go on; the exit "
       "status still tells")("cache-mb",
                             po::value(&o.cache_mb)->default_value(o.cache_mb)->value_name("MB"),
-                            "block cache size in MiB");
+                            "block cache size in MiB")(
+      "no-store", po::bool_switch(&o.no_store),
+      "with --search: neither read nor keep searched answers in the answer store beside the "
+      "database");
   add_threads_option(desc, o.threads);
   add_rule_options(desc, o.rule_flags);
   po::positional_options_description positional;

@@ -166,7 +166,10 @@ class KALAH_API Database {
   // 0, the default, is what a search uses: half the machine's memory, so that a database that
   // fits is resident (its decoded copies mapped, written on first use: 1 byte a board of disk)
   // and probed without locks or decoding. A smaller cache decodes a 64 KiB block per miss.
-  explicit Database(const std::string& directory, const Rules& rules = {}, size_t cache_mb = 0);
+  // `store`: analyses found by search are kept in, and read from, the answer store beside the
+  // database (DIR/answers, under the user's key: docs/design.md §7); false keeps none.
+  explicit Database(const std::string& directory, const Rules& rules = {}, size_t cache_mb = 0,
+                    bool store = true);
   ~Database();
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;
