@@ -46,7 +46,7 @@ class Terminal:
         raise AssertionError(f"no {pattern!r} within {timeout} s; the screen:\n{self.screen()}")
 
     def keys(self, text):
-        tmux("send-keys", "-t", "play", "-l", text)
+        tmux("send-keys", "-t", "play", "-l", "--", text)
         tmux("send-keys", "-t", "play", "Enter")
 
     def close(self):
@@ -128,16 +128,21 @@ class Play(unittest.TestCase):
         term.wait_for(PROMPT)
         term.keys("h")
         match, _ = term.wait_for(r"hint: pit (\d) \(best play: South wins by 6, proven\)")
+        expected = r"; type a pit with seeds \(1 2 3 4\), h, u or q"
         term.keys("9")
-        term.wait_for(r"'9': '9' is not a pit number 1..4")
-        term.keys("x")
-        term.wait_for(r"'x': 'x' is not a pit number 1..4")
+        term.wait_for(r"'9' is not a pit" + expected)
+        term.keys("-1")
+        term.wait_for(r"'-1' is not a pit" + expected)
+        term.keys("\x1b[2Jx")  # an escape sequence comes back escaped, not played on the screen
+        term.wait_for(r"'\\x1b\[2Jx' is not a pit" + expected)
+        term.keys("2-3")
+        term.wait_for(r"'2-3': one pit at a time" + expected)
         # Pit 4 passes the turn: kalah answers, then the prompt is South's again.
         term.keys("4")
         term.wait_for(r"kalah \(North\) plays \d")
-        _, text = term.wait_for(PROMPT, after=3)
+        _, text = term.wait_for(PROMPT, after=5)
         term.keys("u")
-        _, text = term.wait_for(PROMPT, after=4)
+        _, text = term.wait_for(PROMPT, after=6)
         # Back at the start: the start's drawing again, all four pits playable.
         lines = text.rstrip().splitlines()
         self.assertRegex(lines[-1], r"pit 1 2 3 4;")

@@ -169,17 +169,41 @@ class Match {
         std::cout << "nothing to undo\n";
         continue;
       }
-      try {
-        const std::vector<int> pits = parse_turn(word, game_.rules.pits, "'" + word + "'");
-        if (pits.size() != 1) throw std::invalid_argument("one pit at a time, please");
-        if (now().board.pits[pits[0]] == 0)
-          throw std::invalid_argument("pit " + std::to_string(pits[0] + 1) + " is empty");
-        play(pits[0]);
+      if (word.empty()) continue;  // an empty line: ask again
+      const int pit = pit_of(word);
+      if (pit >= 0) {
+        play(pit);
         return true;
-      } catch (const std::invalid_argument& e) {
-        std::cout << e.what() << "\n";
       }
     }
+  }
+
+  // The pit `word` names (0-based), or -1 after saying why it names none: the input shown
+  // escaped and cut short (it may hold control bytes), and what was expected.
+  int pit_of(const std::string& word) const {
+    std::string shown = printable_input(word, 20);
+    shown.insert(shown.begin(), '\'');  // not "'" + ...: GCC 12 warns falsely (-Wrestrict)
+    shown += '\'';
+    std::string legal;
+    for (int pit = 0; pit < game_.rules.pits; ++pit) {
+      if (!now().board.pits[pit]) continue;
+      if (!legal.empty()) legal += ' ';
+      legal += std::to_string(pit + 1);
+    }
+    const std::string expected = "type a pit with seeds (" + legal + "), h, u or q";
+    try {
+      const std::vector<int> pits = parse_turn(word, game_.rules.pits, shown);
+      if (pits.size() != 1) {
+        std::cout << shown << ": one pit at a time; " << expected << "\n";
+      } else if (now().board.pits[pits[0]] == 0) {
+        std::cout << "pit " << pits[0] + 1 << " is empty; " << expected << "\n";
+      } else {
+        return pits[0];
+      }
+    } catch (const std::invalid_argument&) {
+      std::cout << shown << " is not a pit; " << expected << "\n";
+    }
+    return -1;
   }
 
   // Takes back the user's last pit and kalah's answers to it.
