@@ -259,6 +259,34 @@ TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
   EXPECT_FALSE(store.find(filler.front()));     // the oldest went
 }
 
+// kalah verify --answers finds what the keyed hash cannot: a record written with the key whose
+// values are consistently wrong. It also refuses a record without the key, removes both, keeps
+// the sound one and says what it checked.
+TEST_F(Store, VerifyAuditsTheStore) {
+  const Database db(dir_->str(), kRules);
+  AnswerStore store(dir_->str(), kRules);
+  for (const Position& p : positions()) analysed(db, p);
+  Analysis wrong = *analysed(db, positions()[1]).analysis;  // every value 2 better
+  wrong.value += 2;
+  wrong.board_value += 2;
+  for (MoveReport& m : wrong.moves) m.value += 2;
+  ASSERT_TRUE(store.put(positions()[1], {wrong, 1, 1, true}));  // as the book
+  const std::string foreign = store.path(positions()[2], false);
+  const std::string body = test::read_file(foreign).substr(0, test::read_file(foreign).find("mac "));
+  const uint8_t other_bytes[RecordKey::kBytes] = {5};
+  std::ofstream(foreign) << body + "mac " + RecordKey(other_bytes).mac({body}) + "\n";
+
+  const test::Outcome o = test::kalah("verify --pits 4 --answers --json --db " + dir_->str());
+  EXPECT_EQ(o.status, 1) << o.out;
+  for (const char* expected :
+       {"\"records\": 4", "\"by_search\": 2", "\"unchecked\": 0",
+        "its value is not the position's", "not written with this user's key"})
+    EXPECT_NE(o.out.find(expected), std::string::npos) << expected << " in " << o.out;
+  EXPECT_FALSE(store.find(positions()[1]));
+  EXPECT_TRUE(store.find(positions()[0]));
+  EXPECT_EQ(test::kalah("verify --pits 4 --answers --db " + dir_->str()).status, 0);
+}
+
 TEST_F(Store, OffByEnvironmentAndFlag) {
   const Position p = positions()[0];
   setenv("KALAH_STORE", "off", 1);

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "api/answer.h"
+#include "api/audit.h"
 #include "db/verify.h"
 #include "solver/threads.h"
 #include "tools/progress_line.h"
@@ -20,14 +21,59 @@ constexpr CommandHelp kHelp = {
     "  2. values recomputed from their children (one move deeper, probing the database) on N\n"
     "     random boards per layer, or on every board with --full;\n"
     "  3. values against the exact search solver on a few random boards of the small layers.\n"
+    "With --answers it also audits the answer store beside the database and its opening book:\n"
+    "every record read back under your key and checked for sense, then against the database\n"
+    "when it holds the position, else against a search of its own (at most --answer-seconds\n"
+    "each; one that does not end in time is counted unchecked). A record that fails is removed.\n"
     "Any problem is printed with the file it concerns and makes the exit status 1. With --json,\n"
     "one object per rule variant holds every layer's counts and the problems found.",
-    "  kalah verify --db db\n  kalah verify --db db --capture empty --full --json\n"};
+    "  kalah verify --db db\n  kalah verify --db db --capture empty --full --json\n"
+    "  kalah verify --db db --answers --answer-seconds 60\n"};
+
+struct VerifyCommand {
+  VerifyOptions layers;
+  bool json = false;
+  bool answers = false;
+  double answer_seconds = 30;
+};
+
+// --answers: the variant's answer store audited (api/audit.h), a line (or a JSON object) of what
+// was checked and what was removed, which are problems.
+JsonObject audit_variant(const std::string& dir, const Rules& rules, const VerifyCommand& c,
+                         std::vector<std::string>& problems) {
+  const Database db(dir, rules);
+  const AnswerStore store(dir, rules, RecordKey::user(), [](const std::string&) {});
+  ProgressLine line(stderr);
+  const AnswerAudit a = audit_answers(db, store, c.answer_seconds, [&](size_t done, size_t all) {
+    line.show("  verify: answer " + std::to_string(done) + " of " + std::to_string(all));
+  });
+  line.clear();
+  for (const std::string& removed : a.removed) {
+    problems.push_back("removed from the answer store: " + removed);
+    if (!c.json) std::printf("  FAILED removed from the answer store: %s\n", removed.c_str());
+  }
+  if (!c.json)
+    std::printf(
+        "  answer store %s: %llu records: %llu agree with the database, %llu with a search, "
+        "%llu unchecked (not searched to the end in %g s), %zu removed\n",
+        store.dir().c_str(), static_cast<unsigned long long>(a.records),
+        static_cast<unsigned long long>(a.by_database),
+        static_cast<unsigned long long>(a.by_search),
+        static_cast<unsigned long long>(a.unchecked), c.answer_seconds, a.removed.size());
+  return JsonObject()
+      .add("dir", store.dir())
+      .add("records", a.records)
+      .add("by_database", a.by_database)
+      .add("by_search", a.by_search)
+      .add("unchecked", a.unchecked)
+      .add("removed", a.removed);
+}
 
 // Checks the layers of one variant, printing a line per layer (or, with `json`, one object at
 // the end); false on any problem.
-bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyOptions& o,
-                    bool json) {
+bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyCommand& c) {
+  const VerifyOptions& o = c.layers;
+  const bool json = c.json;
   std::vector<std::string> problems = check_files(dir, v);
   std::vector<JsonObject> layers;
   const auto fail = [&](const std::string& problem) {
@@ -68,15 +114,14 @@ bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyO
       fail(e.what());
     }
   }
-  if (json)
-    std::cout << variant_json("verify", v.rules)
-                     .add("db", dir)
-                     .add("full", o.full)
-                     .add("layers", layers)
-                     .add("problems", problems)
-                     .add("ok", problems.empty())
-                     .str()
-              << std::endl;
+  JsonObject answers;
+  if (c.answers && problems.empty()) answers = audit_variant(dir, v.rules, c, problems);
+  if (json) {
+    JsonObject out = variant_json("verify", v.rules).add("db", dir).add("full", o.full);
+    out.add("layers", layers);
+    if (c.answers) out.add("answers", answers);
+    std::cout << out.add("problems", problems).add("ok", problems.empty()).str() << std::endl;
+  }
   return problems.empty();
 }
 
@@ -86,8 +131,8 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
   std::string dir;
   int pits = 6;
   RuleFlags flags;
-  VerifyOptions o;
-  bool json = false;
+  VerifyCommand c;
+  VerifyOptions& o = c.layers;
   int threads = 0;
   int64_t sample = static_cast<int64_t>(o.sample),
           solver_sample = static_cast<int64_t>(o.solver_sample);
@@ -102,7 +147,11 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
       "solver-max-seeds",
       po::value(&o.solver_max_seeds)->default_value(o.solver_max_seeds)->value_name("S"),
       "compare with the solver only in layers up to S")(
-      "json", po::bool_switch(&json), "one JSON object per rule variant, one per line");
+      "answers", po::bool_switch(&c.answers),
+      "also audit the answer store beside the database and its opening book")(
+      "answer-seconds", po::value(&c.answer_seconds)->value_name("S"),
+      "with --answers: the most time a record's search may take (default 30)")(
+      "json", po::bool_switch(&c.json), "one JSON object per rule variant, one per line");
   add_threads_option(desc, threads);
   add_rule_options(desc, flags);
   po::variables_map vm;
@@ -111,6 +160,7 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
   check_range<int64_t>("--sample", sample, 1, int64_t{1} << 40);
   check_range<int64_t>("--solver-sample", solver_sample, 0, 1000000);
   check_range("--solver-max-seeds", o.solver_max_seeds, 0, kMaxBoardSeeds);
+  check_range("--answer-seconds", c.answer_seconds, 0.001, 1e6);
   o.sample = static_cast<uint64_t>(sample);
   o.solver_sample = static_cast<uint64_t>(solver_sample);
   const ThreadLimit limit(threads);
@@ -118,8 +168,8 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
 
   bool ok = true;
   for (const auto& v : select_variants(dir, vm, pits, flags))
-    ok = verify_variant(dir, v, o, json) && ok;
-  if (!json) std::printf("%s\n", ok ? "verify: ok" : "verify: FAILED");
+    ok = verify_variant(dir, v, c) && ok;
+  if (!c.json) std::printf("%s\n", ok ? "verify: ok" : "verify: FAILED");
   return ok ? kExitOk : kExitFailure;
 }
 
