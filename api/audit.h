@@ -15,10 +15,10 @@
 namespace kalah {
 
 struct AnswerAudit {
-  uint64_t records = 0;      // files of the store, the book's included
-  uint64_t by_database = 0;  // agreed with the database
-  uint64_t by_search = 0;    // agreed with a search
-  uint64_t unchecked = 0;    // sound, but their search did not end within the budget
+  uint64_t records = 0;              // files of the store, the book's included
+  uint64_t by_database = 0;          // agreed with the database
+  uint64_t by_search = 0;            // agreed with a search
+  uint64_t unchecked = 0;            // sound, but their search did not end within the budget
   std::vector<std::string> removed;  // "FILE: why", refused or wrong
 
   bool ok() const { return removed.empty(); }

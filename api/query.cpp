@@ -23,8 +23,8 @@ namespace {
 
 void check(const Query& q) {
   if (q.db && !(q.db->rules() == q.rules))
-    throw std::invalid_argument("the database holds m=" + std::to_string(q.db->rules().pits) +
-                                " " + describe(q.db->rules()) + ", not m=" +
+    throw std::invalid_argument("the database holds m=" + std::to_string(q.db->rules().pits) + " " +
+                                describe(q.db->rules()) + ", not m=" +
                                 std::to_string(q.rules.pits) + " " + describe(q.rules));
   const bool pie = q.ask == Ask::kPie || q.ask == Ask::kPieValue;
   if (pie && !q.certificate.empty())
@@ -42,8 +42,7 @@ bool from_tables(const Query& q, Outcome& o) {
     o.analysis = q.db->analyse(p, o.probes);
     o.source = Source::kDatabase;
     o.nodes = o.probes;
-  } else if (std::optional<StoredAnswer> s;
-             q.db && q.store && (s = q.store->find(p)).has_value()) {
+  } else if (std::optional<StoredAnswer> s; q.db && q.store && (s = q.store->find(p)).has_value()) {
     o.analysis = s->analysis;
     o.source = Source::kStore;
   } else {

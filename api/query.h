@@ -66,7 +66,7 @@ struct Query {
   // Its sinks.
   std::function<void(const QueryProgress&)> progress;
   std::function<void(const std::string&)> note;  // a line about checkpoints (resumed, saved)
-  std::string checkpoint_dir;                     // keep the search's progress there, resume it
+  std::string checkpoint_dir;                    // keep the search's progress there, resume it
   double checkpoint_seconds = 60;
   std::string certificate;  // kAnalysis, kValue: write a proof of the value to this file
   // Where it runs: this process, or the processes of a transport (mpi/search.h): a value or a
@@ -87,10 +87,10 @@ struct Outcome {
   // The answer: exact margin unless stopped (then the bounds proven, and why).
   Source source = Source::kSearch;
   StopReason stopped = StopReason::kNone;
-  Bounds margin;                      // on the final margin for the mover
-  std::optional<Analysis> analysis;   // kAnalysis; kValue when a database or the store answered
-  std::optional<PieAnalysis> pie;     // kPie, kPieValue
-  std::optional<MoveChoice> move;     // kMove
+  Bounds margin;                     // on the final margin for the mover
+  std::optional<Analysis> analysis;  // kAnalysis; kValue when a database or the store answered
+  std::optional<PieAnalysis> pie;    // kPie, kPieValue
+  std::optional<MoveChoice> move;    // kMove
   std::optional<Certified> certificate;
   std::optional<FrontierStats> processes;  // a search over processes
   // What it took.

@@ -147,8 +147,7 @@ void search_pie_value(const Query& q, const StopFlag* stop, Outcome& o) {
         q.progress(report);
       }
       ++searched;
-      return std::make_unique<PieTests>(setup_of(q, stop), after, checkpoints(q, after, false),
-                                        o);
+      return std::make_unique<PieTests>(setup_of(q, stop), after, checkpoints(q, after, false), o);
     });
     o.margin = {o.pie->value, o.pie->value};
   } catch (const SearchInterrupted& e) {
@@ -183,8 +182,8 @@ MoveChoice move_of(const Query& q, const StopFlag* stop) {
       report.move = c;
       q.progress(report);
     };
-  return choose_move(setup_of(q, stop), q.db, q.position,
-                     q.deadline.value_or(MoveClock::now()), improved);
+  return choose_move(setup_of(q, stop), q.db, q.position, q.deadline.value_or(MoveClock::now()),
+                     improved);
 }
 
 }  // namespace kalah

@@ -62,8 +62,7 @@ SearchProgress progress_of(FrontierSearch& search, const Position& p) {
 }
 
 // The counts at the end, once every job is in.
-void finish(FrontierSearch& search, FrontierSaves& saves, SearchResult& out,
-            FrontierStats* stats) {
+void finish(FrontierSearch& search, FrontierSaves& saves, SearchResult& out, FrontierStats* stats) {
   search.finish();
   saves.now();
   out.nodes = search.stats().nodes;
@@ -103,9 +102,8 @@ SearchResult value_frontier(const SearchSetup& setup, const Position& p, JobTran
   return out;
 }
 
-SearchResult analyse_frontier(const SearchSetup& setup, const Position& p,
-                              JobTransport& transport, const FrontierOptions& options,
-                              FrontierStats* stats) {
+SearchResult analyse_frontier(const SearchSetup& setup, const Position& p, JobTransport& transport,
+                              const FrontierOptions& options, FrontierStats* stats) {
   SearchResult out;
   FrontierSearch search(setup, transport, options);
   out.earlier_nodes = resume(search, setup.checkpoint);

@@ -13,8 +13,7 @@ namespace kalah {
 // end.
 SearchResult value_frontier(const SearchSetup& setup, const Position& p, JobTransport& transport,
                             const FrontierOptions& options, FrontierStats* stats = nullptr);
-SearchResult analyse_frontier(const SearchSetup& setup, const Position& p,
-                              JobTransport& transport, const FrontierOptions& options,
-                              FrontierStats* stats = nullptr);
+SearchResult analyse_frontier(const SearchSetup& setup, const Position& p, JobTransport& transport,
+                              const FrontierOptions& options, FrontierStats* stats = nullptr);
 
 }  // namespace kalah

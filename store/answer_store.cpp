@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -76,8 +76,8 @@ bool read_moves(const Rules& rules, const std::string& moves, const std::string&
       const size_t c1 = w.find(':'), c2 = w.find(':', c1 + 1);
       if (c2 == std::string::npos) return false;
       const auto pit = parse_whole_number(w.substr(0, c1), 1, rules.pits);
-      const auto v = parse_whole_number(w.substr(c1 + 1, c2 - c1 - 1), -kMaxPositionSeeds,
-                                        kMaxPositionSeeds);
+      const auto v =
+          parse_whole_number(w.substr(c1 + 1, c2 - c1 - 1), -kMaxPositionSeeds, kMaxPositionSeeds);
       if (!pit || !v) return false;
       a.moves.push_back({static_cast<int>(*pit - 1), static_cast<int>(*v),
                          parse_turn(w.substr(c2 + 1), rules.pits)});

@@ -6,11 +6,11 @@
 #include "db/atomic_file.h"
 #include "db/checksum.h"
 #include "db/file_names.h"
+#include "kalah/version.h"
+#include "solver/notation.h"
 #include "solver/proof.h"
 #include "solver/search_run.h"
 #include "solver/units.h"
-#include "kalah/version.h"
-#include "solver/notation.h"
 
 namespace kalah {
 
@@ -38,7 +38,9 @@ uint64_t write_certificate(const std::string& path, const CertificateHeader& h,
   const std::string frame = compress_block(moves.data(), moves.size(), kLevel);
 
   const size_t slash = path.find_last_of('/');
-  AtomicFile file(slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash),
+  AtomicFile file(slash == std::string::npos ? "."
+                  : slash == 0               ? "/"
+                                             : path.substr(0, slash),
                   slash == std::string::npos ? path : path.substr(slash + 1));
   const std::string head = text.str();
   file.write(head.data(), head.size());

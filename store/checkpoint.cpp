@@ -170,8 +170,8 @@ std::optional<SearchState> parse_checkpoint(const std::string& data, const Rules
   size_t count = 0;
   if (!read_head(std::string(head), state, count)) return refuse("a malformed line");
   const int m = rules.pits;
-  if (count > kMaxEntries || ZSTD_getFrameContentSize(frame.data(), frame.size()) !=
-                                 count * entry_bytes(m))
+  if (count > kMaxEntries ||
+      ZSTD_getFrameContentSize(frame.data(), frame.size()) != count * entry_bytes(m))
     return refuse("the entries are not the size the file says");
   // The board and rules are checked by rewriting the head: a file for another board or rules
   // under this name (a hash collision) is refused.

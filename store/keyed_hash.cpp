@@ -65,8 +65,8 @@ void make_key(const std::string& path) {
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
   const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) fail(path, std::string("cannot create it: ") + std::strerror(errno));
-  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-                       fsync(fd) == 0;
+  const bool written =
+      write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && fsync(fd) == 0;
   close(fd);
   const bool linked = written && (link(temporary.c_str(), path.c_str()) == 0 || errno == EEXIST);
   const int error = errno;

@@ -84,9 +84,9 @@ TEST(Query, EveryAskAgreesWithTheOracleInEveryVariant) {
       for (int i = 0; i < 6; ++i) {
         const Position p = random_position(rng, m, 1, 3 * m + 2);
         for (int threads : {1, 2})
-          expect_oracle(r, p, oracle, threads, nullptr,
-                        describe(r) + " " + format_relative(p, m) + " threads " +
-                            std::to_string(threads));
+          expect_oracle(
+              r, p, oracle, threads, nullptr,
+              describe(r) + " " + format_relative(p, m) + " threads " + std::to_string(threads));
       }
     }
   }

@@ -129,7 +129,7 @@ int build_book(const BookOptions& o, const Game& game) {
                      std::to_string(game.rules.pits) + " pits in " +
                      (o.game.tables.db.empty() ? default_database_dir() : o.game.tables.db) +
                      " to keep the book beside: build it first (kalah build)");
-  if (!tables.store) throw UsageError("the answer store is off (KALAH_STORE=off)");
+  if (!tables.store) throw UsageError("the book is kept in the answer store, which is off (--no-store or KALAH_STORE=off)");
   AnswerStore& store = *tables.store;
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);

@@ -40,8 +40,8 @@ class Databases {
       try {
         it->second = open_tablebase(o_, Rules{m});
       } catch (const std::exception& e) {
-        complain("playing boards of " + std::to_string(m) + " pits a row without a database: " +
-                 e.what());
+        complain("playing boards of " + std::to_string(m) +
+                 " pits a row without a database: " + e.what());
       }
     }
     return it->second.db.get();

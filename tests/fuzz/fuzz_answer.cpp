@@ -18,9 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string why;
   const auto read = store.parse(body + "mac " + key.mac({body}) + "\n", why);
   if (read.has_value() == !why.empty()) std::abort();  // an answer, or a reason
-  if (read && read->second.analysis.value !=
-                  read->first.mover_store - read->first.opponent_store +
-                      read->second.analysis.board_value)
+  if (read && read->second.analysis.value != read->first.mover_store - read->first.opponent_store +
+                                                 read->second.analysis.board_value)
     std::abort();
   return 0;
 }

@@ -8,8 +8,8 @@
 //                            [--plies P] [--seed S]
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <random>

@@ -88,8 +88,8 @@ class DfPn {
         above_(above),
         db_max_(db.max_seeds()) {
     for (int s = 0; s < 256; ++s)  // below kInfinity / 16, so that sums of numbers stay finite
-      work_[s] = static_cast<uint64_t>(
-          std::min(std::pow(factor, std::max(0, s - db_max_)), static_cast<double>(kInfinity >> 4)));
+      work_[s] = static_cast<uint64_t>(std::min(std::pow(factor, std::max(0, s - db_max_)),
+                                                static_cast<double>(kInfinity >> 4)));
     table_.reserve(size_t{1} << 22);
   }
   // Whether the bound holds.
@@ -256,12 +256,13 @@ int run(int argc, char** argv) {
       other_total += dfpn_nodes;
       plain_seconds += plain_time;
       other_seconds += dfpn_time;
-      std::printf("%4d %+6d  %-8s alpha-beta %11llu nodes %6.2f s, df-pn %11llu + %10llu %6.2f s"
-                  "  (%.1fx nodes, %.1fx time)\n",
-                  pit + 1, v, t == v ? "proof" : "disproof", static_cast<unsigned long long>(plain),
-                  plain_time, static_cast<unsigned long long>(dfpn.alpha_beta_nodes()),
-                  static_cast<unsigned long long>(dfpn.expanded()), dfpn_time,
-                  static_cast<double>(plain) / dfpn_nodes, plain_time / dfpn_time);
+      std::printf(
+          "%4d %+6d  %-8s alpha-beta %11llu nodes %6.2f s, df-pn %11llu + %10llu %6.2f s"
+          "  (%.1fx nodes, %.1fx time)\n",
+          pit + 1, v, t == v ? "proof" : "disproof", static_cast<unsigned long long>(plain),
+          plain_time, static_cast<unsigned long long>(dfpn.alpha_beta_nodes()),
+          static_cast<unsigned long long>(dfpn.expanded()), dfpn_time,
+          static_cast<double>(plain) / dfpn_nodes, plain_time / dfpn_time);
     }
   }
   std::printf("all         %12llu %12llu  (%.1fx)", static_cast<unsigned long long>(plain_total),
