@@ -4,7 +4,9 @@ positions it plays a perfect move (checked against `kalah query`) and yields; on
 start and on an 11-pit board it moves legally before the server's stop; a board its database
 cannot serve is searched without it; boards of millions of seeds yield within --time, and a stop
 during their search leaves ping answered at once; malformed lines get a one-line complaint and
-the client goes on; goodbye ends it with exit 0, a wrong version with 1.
+the client goes on; goodbye ends it with exit 0, a wrong version with 1. A first move the server
+refuses (as go-kgp's race does) is sent again, after its comment, before the yield; verify mode
+answers problems as the test's own sowing does.
 
 usage: python3 kgp_test.py KALAH_EXECUTABLE
 """
@@ -114,6 +116,35 @@ def moves_for(server, cid, stop_after=None):
         if m.group(1) == "yield":
             return moves, True
         moves.append(int(m.group(2)))
+
+
+def kgp_sow(n, stores, south, north, pit):
+    """KGP's sowing for South, seed by seed (the test's own, independent of kalah's): the board
+    literal after it (a finished game's seeds collected to their owners) and whether South moves
+    again."""
+    rows, stores = [south[:], north[:]], stores[:]
+    seeds, rows[0][pit] = rows[0][pit], 0
+    side, i, last = 0, pit + 1, None  # last: where the last seed fell, (side, pit) or "store"
+    while seeds:
+        if i == n:
+            if side == 0:
+                stores[0] += 1
+                seeds -= 1
+                last = "store"
+            side, i = 1 - side, 0
+            continue
+        rows[side][i] += 1
+        seeds -= 1
+        last = (side, i)
+        i += 1
+    repeat = last == "store"
+    if not repeat and last[0] == 0 and rows[0][last[1]] == 1 and rows[1][n - 1 - last[1]] > 0:
+        stores[0] += rows[1][n - 1 - last[1]] + 1
+        rows[0][last[1]] = rows[1][n - 1 - last[1]] = 0
+    if not any(rows[0]) or not any(rows[1]):
+        stores = [stores[0] + sum(rows[0]), stores[1] + sum(rows[1])]
+        rows = [[0] * n, [0] * n]
+    return "<" + ",".join(map(str, [n, *stores, *rows[0], *rows[1]])) + ">", repeat
 
 
 class Kgp(unittest.TestCase):
@@ -245,6 +276,64 @@ class Kgp(unittest.TestCase):
         self.assertGreaterEqual(len(lines), len(bad), err)
         self.assertTrue(all(l.startswith("kalah kgp: ") for l in lines), err)
         self.assertRegex(err, r"a line of 1[6-8]\d\d\d characters; KGP allows 16384")
+
+    def test_a_refused_first_move_is_sent_again_before_yield(self):
+        # go-kgp registers a board only after sending it: a move that arrives first is refused
+        # ("No state associated with id"), and at a yield it plays a random move for an
+        # unregistered one. This server refuses the first move of every board.
+        s = Server("--db", self.db, "--time", "3")
+        s.greet()
+        for literal in ("<4,5,3,0,2,1,4,3,0,1,2>", "<4,0,0,3,3,3,3,3,3,3,3>"):
+            cid = s.send(f"state {literal}")
+            lines, refused, accepted = [], None, []
+            while True:
+                line = s.read()
+                lines.append(line)
+                m = re.fullmatch(rf"@{cid} move (\d+)", line)
+                if m and refused is None:
+                    refused = int(m.group(1))
+                    s.send('error "No state associated with id"', with_id=False)
+                elif m:
+                    accepted.append(int(m.group(1)))
+                elif line == f"@{cid} yield":
+                    break
+            self.assertIsNotNone(refused, lines)
+            self.assertTrue(accepted, f"{literal}: only the refused move was sent: {lines}")
+            # The comment comes just before the final move, which go-kgp records it with.
+            self.assertRegex(lines[-3], r'^set info:comment "(proven:|estimate) ', lines)
+            self.assertEqual(lines[-2], f"@{cid} move {accepted[-1]}", lines)
+        s.send("goodbye")
+        self.assertEqual(s.finish()[0], 0)
+
+    def test_verify_mode_answers_every_problem(self):
+        s = Server("--no-db", "--verify", "40")
+        s.send("kgp 1 1 0", with_id=False)
+        s.expect(r"mode verify")
+        rng = __import__("random").Random(7)
+        wrong = None
+        for k in range(40):
+            n = rng.randint(1, 11)
+            south = [rng.randint(0, 2 * n) for _ in range(n)]
+            north = [rng.randint(0, 2 * n) for _ in range(n)]
+            if not any(south):
+                south[0] = 1
+            stores = [rng.randint(0, 4 * n), rng.randint(0, 4 * n)]
+            pit = rng.choice([i for i in range(n) if south[i]])
+            literal = "<" + ",".join(map(str, [n, *stores, *south, *north])) + ">"
+            cid = s.send(f"problem {literal} {pit}")
+            m, _ = s.expect(rf"(\d+)@{cid} solution (<[\d,]+>) (true|false)")
+            expected = kgp_sow(n, stores, south, north, pit)
+            got = (m.group(2), m.group(3) == "true")
+            self.assertEqual(got, expected, f"{literal} pit {pit}")
+            if k == 20:  # a server that disagrees once: the client says so and exits 1
+                wrong = s.send(f"@{m.group(1)} error \"Was a repeat move\"", with_id=False)
+            else:
+                s.send(f"@{m.group(1)} ok", with_id=False)
+        s.expect(r"goodbye")
+        code, err = s.finish()
+        self.assertIsNotNone(wrong)
+        self.assertEqual(code, 1, err)
+        self.assertIn("verify: 40 solutions judged, 39 right, 1 wrong", err)
 
     def test_wrong_version_and_lost_server(self):
         s = Server("--no-db")

@@ -1,6 +1,7 @@
 // kgp.cpp: strict parsing of KGP lines; nothing a server sends can crash the client.
 #include "tools/kgp.h"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
@@ -79,13 +80,15 @@ std::string kgp_quote(const std::string& s) {
   return q + "\"";
 }
 
-std::string format_kgp(uint64_t ref, const std::string& name, const std::string& args) {
+std::string format_kgp(uint64_t ref, const std::string& name, const std::string& args,
+                       uint64_t id) {
   std::string line;  // appended piece by piece: "@" + ... trips GCC 12's false -Wrestrict
+  if (id) line += std::to_string(id);
   if (ref) {
     line += '@';
     line += std::to_string(ref);
-    line += ' ';
   }
+  if (id || ref) line += ' ';
   line += name;
   if (!args.empty()) {
     line += ' ';
@@ -126,6 +129,44 @@ KgpBoard parse_kgp_board(const std::string& literal) {
   b.north_store = values[2];
   b.board.pits.assign(values.begin() + 3, values.end());  // South's row, then North's
   return b;
+}
+
+std::string format_kgp_board(const KgpBoard& b) {
+  std::string s = "<";  // appended piece by piece, as in format_kgp
+  s += std::to_string(b.board.m());
+  for (const int n : {b.south_store, b.north_store}) {
+    s += ',';
+    s += std::to_string(n);
+  }
+  for (const int pits : b.board.pits) {
+    s += ',';
+    s += std::to_string(pits);
+  }
+  s += '>';
+  return s;
+}
+
+KgpSowing sow_kgp(const KgpBoard& b, int pit) {
+  const int m = b.board.m();
+  if (pit < 0 || pit >= m || b.board.pits[pit] == 0)
+    throw std::invalid_argument("pit " + std::to_string(pit) + " is not a move of " +
+                                format_kgp_board(b));
+  const AnyMove r = play(Rules{m}, b.board, pit);
+  KgpSowing out;
+  out.repeat = r.extra_turn;
+  out.board.south_store = b.south_store + r.gain;
+  out.board.north_store = b.north_store;
+  out.board.board = r.board;
+  if (!r.extra_turn)  // seen from North after the move: South's row back first
+    std::rotate(out.board.board.pits.begin(), out.board.board.pits.begin() + m,
+                out.board.board.pits.end());
+  const auto [south, north] = row_seeds(out.board.board);
+  if (south == 0 || north == 0) {  // KGP's end: a row is empty; each keeps the seeds on its side
+    out.board.south_store += south;
+    out.board.north_store += north;
+    std::fill(out.board.board.pits.begin(), out.board.board.pits.end(), 0);
+  }
+  return out;
 }
 
 }  // namespace kalah

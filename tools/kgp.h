@@ -22,8 +22,10 @@ struct KgpCommand {
 // Throws std::invalid_argument naming what is malformed.
 KgpCommand parse_kgp_line(const std::string& line);
 
-// "move 3" with "@ref " before it when ref != 0; strings are quoted by the caller.
-std::string format_kgp(uint64_t ref, const std::string& name, const std::string& args = "");
+// "move 3" with "@ref " before it when ref != 0 (and "id" before that when id != 0); strings
+// are quoted by the caller.
+std::string format_kgp(uint64_t ref, const std::string& name, const std::string& args = "",
+                       uint64_t id = 0);
 std::string kgp_quote(const std::string& s);
 
 // A board literal as the side to move sees it: South, the client's side in freeplay. Pits of both
@@ -33,5 +35,14 @@ struct KgpBoard {
   int south_store = 0, north_store = 0;
 };
 KgpBoard parse_kgp_board(const std::string& literal);
+std::string format_kgp_board(const KgpBoard& b);
 
+// Verify mode's `problem`: South sows `pit` (0-based, as the reference server go-kgp sends it),
+// with KGP's rules; a game it ends has the seeds left collected into their owners' stores.
+struct KgpSowing {
+  KgpBoard board;
+  bool repeat = false;  // the last seed fell in South's store: South moves again
+};
+// Throws std::invalid_argument when `pit` is not a legal move of `b`.
+KgpSowing sow_kgp(const KgpBoard& b, int pit);
 }  // namespace kalah

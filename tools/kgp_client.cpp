@@ -9,6 +9,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -59,8 +61,9 @@ class StateWorker {
   StateWorker(KgpConnection& server, uint64_t id, const KgpBoard& kb, double seconds,
               Databases& databases)
       : server_(server), id_(id) {
-    thread_ = std::thread([this, kb, seconds, &databases] {
-      work(kb, seconds_from_now(seconds), databases);
+    const auto arrival = MoveClock::now();
+    thread_ = std::thread([this, kb, seconds, &databases, arrival] {
+      work(kb, arrival, seconds_from_now(seconds), databases);
       finished_ = true;
     });
   }
@@ -83,7 +86,10 @@ class StateWorker {
     if (!stopped_) server_.send(line);
   }
 
-  void work(const KgpBoard& kb, MoveClock::time_point deadline, Databases& databases) {
+  static constexpr std::chrono::milliseconds kSettle{30};
+
+  void work(const KgpBoard& kb, MoveClock::time_point arrival, MoveClock::time_point deadline,
+            Databases& databases) {
     const int m = kb.board.m();
     const Rules rules{m};  // KGP's: standard capture, immediate end, seeds to their owner
     const int stores = kb.south_store - kb.north_store;
@@ -119,6 +125,11 @@ class StateWorker {
       return;
     }
     improved(c);
+    // go-kgp refuses a move that arrives before it has registered the board it sent, and
+    // replaces an unregistered last move by a random one when the client yields; and it records
+    // a comment with the next move, dropping it at a yield. So the final move is sent again,
+    // after its comment, and no sooner than kSettle after the board arrived (docs/design.md §9).
+    std::this_thread::sleep_until(arrival + kSettle);
     std::ostringstream comment;
     if (c.proven)
       comment << "proven: " << signed_number(c.value) << " for the mover ("
@@ -127,6 +138,7 @@ class StateWorker {
     else
       comment << "estimate " << signed_number(c.value) << " after a " << c.depth << "-ply search";
     send(format_kgp(0, "set", "info:comment " + kgp_quote(comment.str())));
+    send(format_kgp(id_, "move", std::to_string(c.pit + 1)));
     send(format_kgp(id_, "yield"));
   }
 
@@ -160,6 +172,12 @@ class Client {
                                  printable_input(line, 80));
       if (c.name == "goodbye") return kExitOk;  // the workers, told to stop, end as it returns
       handle(c, line);
+      if (o_.verify && o_.problems > 0 && right_ + wrong_ >= o_.problems) {
+        std::cerr << "kalah kgp: verify: " << right_ + wrong_ << " solutions judged, " << right_
+                  << " right, " << wrong_ << " wrong" << std::endl;
+        server_.send(format_kgp(0, "goodbye"));
+        return wrong_ ? kExitFailure : kExitOk;
+      }
     }
     throw std::runtime_error("the server closed the connection without 'goodbye'");
   }
@@ -183,7 +201,7 @@ class Client {
                         "search where no move is proven in time")));
       if (!o_.token.empty())
         server_.send(format_kgp(0, "set", "auth:token " + kgp_quote(o_.token)));
-      server_.send(format_kgp(0, "mode", "freeplay"));
+      server_.send(format_kgp(0, "mode", o_.verify ? "verify" : "freeplay"));
     } else if (c.name == "state") {
       retire();  // a new board: the last one's work is moot
       if (c.args.size() != 1) return refuse(c, "'state' takes one board literal");
@@ -194,6 +212,16 @@ class Client {
         return refuse(c, e.what());
       }
       worker_ = std::make_unique<StateWorker>(server_, c.id, board, o_.seconds, databases_);
+    } else if (c.name == "problem") {
+      solve(c);
+    } else if ((c.name == "ok" || c.name == "error") && judged_.erase(c.ref)) {
+      if (c.name == "ok") {
+        ++right_;
+      } else {
+        ++wrong_;
+        complain("the server says a solution is wrong: " +
+                 printable_input(c.args.empty() ? line : c.args[0], 200));
+      }
     } else if (c.name == "stop") {
       if (worker_ && (c.ref == 0 || c.ref == worker_->id())) retire();
     } else if (c.name == "ping") {
@@ -202,6 +230,26 @@ class Client {
       complain("the server says: " + printable_input(c.args.empty() ? line : c.args[0], 200));
     } else if (c.name != "set" && c.name != "ok") {  // unknown options and commands: ignored
       complain("ignoring the unknown command '" + printable_input(c.name, 40) + "'");
+    }
+  }
+
+  // Verify mode: the board after the move, and whether South moves again.
+  void solve(const KgpCommand& c) {
+    if (c.args.size() != 2) return refuse(c, "'problem' takes a board and a move");
+    try {
+      const KgpBoard board = parse_kgp_board(c.args[0]);
+      const std::optional<int64_t> pit = parse_whole_number(c.args[1], 0, board.board.m() - 1);
+      if (!pit) throw std::invalid_argument("the move must be a pit 0.." +
+                                            std::to_string(board.board.m() - 1));
+      const KgpSowing after = sow_kgp(board, static_cast<int>(*pit));
+      const uint64_t id = next_id_ += 2;
+      judged_.insert(id);
+      // The spec says 0 or 1; go-kgp, the reference server, reads only words (true/false).
+      server_.send(format_kgp(c.id, "solution",
+                              format_kgp_board(after.board) + (after.repeat ? " true" : " false"),
+                              id));
+    } catch (const std::invalid_argument& e) {
+      refuse(c, e.what());
     }
   }
 
@@ -224,6 +272,10 @@ class Client {
   KgpConnection server_;
   Databases databases_;
   bool greeted_ = false;
+  // Verify mode: the IDs of the solutions sent and not yet judged, and the judgements.
+  uint64_t next_id_ = 1;  // odd: our own
+  std::set<uint64_t> judged_;
+  int right_ = 0, wrong_ = 0;
   std::vector<std::unique_ptr<StateWorker>> retired_;  // stopped, perhaps still ending
   std::unique_ptr<StateWorker> worker_;                // the board being worked on
 };
