@@ -5,8 +5,8 @@ start and on an 11-pit board it moves legally before the server's stop; a board 
 cannot serve is searched without it; boards of millions of seeds yield within --time, and a stop
 during their search leaves ping answered at once; malformed lines get a one-line complaint and
 the client goes on; goodbye ends it with exit 0, a wrong version with 1. A first move the server
-refuses (as go-kgp's race does) is sent again, after its comment, before the yield; verify mode
-answers problems as the test's own sowing does.
+refuses (as go-kgp's race does) is sent again, after its comment, before the yield (verify mode:
+kgp_verify_test.py).
 
 usage: python3 kgp_test.py KALAH_EXECUTABLE
 """
@@ -20,131 +20,14 @@ import tempfile
 import time
 import unittest
 
+import kgp_server
+from kgp_server import Timeout, moves_for
+
 EXE = sys.argv.pop(1)
 
 
-class Timeout(AssertionError):
-    pass
-
-
-class Server:
-    """A KGP server for one client: sends lines, reads the client's with deadlines."""
-
-    def __init__(self, *client_args):
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(1)
-        port = self.listener.getsockname()[1]
-        self.client = subprocess.Popen([EXE, "kgp", "--port", str(port), *client_args],
-                                       stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.listener.settimeout(30)
-        self.conn, _ = self.listener.accept()
-        self.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # lines go at once
-        self.buffer = b""
-        self.next_id = 2
-
-    def send(self, line, with_id=True):
-        """Sends a command, returning its id."""
-        cid = self.next_id
-        self.next_id += 2
-        text = f"{cid} {line}" if with_id else line
-        self.conn.sendall(text.encode() + b"\r\n")
-        return cid
-
-    def raw(self, data):
-        self.conn.sendall(data)
-
-    def read(self, timeout=30):
-        """The client's next command line, or None at the end of the connection."""
-        deadline = time.time() + timeout
-        while b"\n" not in self.buffer:
-            left = deadline - time.time()
-            if left <= 0:
-                raise Timeout(f"no line from the client within {timeout} s")
-            self.conn.settimeout(left)
-            try:
-                chunk = self.conn.recv(4096)
-            except socket.timeout:
-                continue
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        assert line.endswith(b"\r"), line
-        return line[:-1].decode()
-
-    def expect(self, pattern, timeout=30):
-        """Reads until a line matches; returns the match and the lines before it."""
-        seen = []
-        while True:
-            line = self.read(timeout)
-            if line is None:
-                raise AssertionError(f"connection closed before {pattern!r}; read {seen}")
-            m = re.fullmatch(pattern, line)
-            if m:
-                return m, seen
-            seen.append(line)
-
-    def greet(self):
-        self.send("kgp 1 1 0", with_id=False)
-        _, before = self.expect(r"mode freeplay")
-        self.assertion_names = [b for b in before if b.startswith("set info:name")]
-        return before
-
-    def finish(self, timeout=30):
-        self.conn.close()
-        self.listener.close()
-        _, err = self.client.communicate(timeout=timeout)
-        return self.client.returncode, err
-
-
-def moves_for(server, cid, stop_after=None):
-    """The moves sent for state `cid` until its yield (or until the server's stop)."""
-    moves, start = [], time.time()
-    while True:
-        timeout = 30 if stop_after is None else max(0.01, stop_after - (time.time() - start))
-        try:
-            line = server.read(timeout)
-        except Timeout:
-            if stop_after is None:
-                raise
-            server.send(f"@{cid} stop", with_id=True)
-            return moves, False
-        m = re.fullmatch(rf"@{cid} (move (\d+)|yield)", line)
-        if not m:
-            continue  # set info:comment and the like
-        if m.group(1) == "yield":
-            return moves, True
-        moves.append(int(m.group(2)))
-
-
-def kgp_sow(n, stores, south, north, pit):
-    """KGP's sowing for South, seed by seed (the test's own, independent of kalah's): the board
-    literal after it (a finished game's seeds collected to their owners) and whether South moves
-    again."""
-    rows, stores = [south[:], north[:]], stores[:]
-    seeds, rows[0][pit] = rows[0][pit], 0
-    side, i, last = 0, pit + 1, None  # last: where the last seed fell, (side, pit) or "store"
-    while seeds:
-        if i == n:
-            if side == 0:
-                stores[0] += 1
-                seeds -= 1
-                last = "store"
-            side, i = 1 - side, 0
-            continue
-        rows[side][i] += 1
-        seeds -= 1
-        last = (side, i)
-        i += 1
-    repeat = last == "store"
-    if not repeat and last[0] == 0 and rows[0][last[1]] == 1 and rows[1][n - 1 - last[1]] > 0:
-        stores[0] += rows[1][n - 1 - last[1]] + 1
-        rows[0][last[1]] = rows[1][n - 1 - last[1]] = 0
-    if not any(rows[0]) or not any(rows[1]):
-        stores = [stores[0] + sum(rows[0]), stores[1] + sum(rows[1])]
-        rows = [[0] * n, [0] * n]
-    return "<" + ",".join(map(str, [n, *stores, *rows[0], *rows[1]])) + ">", repeat
+def Server(*client_args):
+    return kgp_server.Server(EXE, *client_args)
 
 
 class Kgp(unittest.TestCase):
@@ -304,36 +187,6 @@ class Kgp(unittest.TestCase):
             self.assertEqual(lines[-2], f"@{cid} move {accepted[-1]}", lines)
         s.send("goodbye")
         self.assertEqual(s.finish()[0], 0)
-
-    def test_verify_mode_answers_every_problem(self):
-        s = Server("--no-db", "--verify", "40")
-        s.send("kgp 1 1 0", with_id=False)
-        s.expect(r"mode verify")
-        rng = __import__("random").Random(7)
-        wrong = None
-        for k in range(40):
-            n = rng.randint(1, 11)
-            south = [rng.randint(0, 2 * n) for _ in range(n)]
-            north = [rng.randint(0, 2 * n) for _ in range(n)]
-            if not any(south):
-                south[0] = 1
-            stores = [rng.randint(0, 4 * n), rng.randint(0, 4 * n)]
-            pit = rng.choice([i for i in range(n) if south[i]])
-            literal = "<" + ",".join(map(str, [n, *stores, *south, *north])) + ">"
-            cid = s.send(f"problem {literal} {pit}")
-            m, _ = s.expect(rf"(\d+)@{cid} solution (<[\d,]+>) (true|false)")
-            expected = kgp_sow(n, stores, south, north, pit)
-            got = (m.group(2), m.group(3) == "true")
-            self.assertEqual(got, expected, f"{literal} pit {pit}")
-            if k == 20:  # a server that disagrees once: the client says so and exits 1
-                wrong = s.send(f"@{m.group(1)} error \"Was a repeat move\"", with_id=False)
-            else:
-                s.send(f"@{m.group(1)} ok", with_id=False)
-        s.expect(r"goodbye")
-        code, err = s.finish()
-        self.assertIsNotNone(wrong)
-        self.assertEqual(code, 1, err)
-        self.assertIn("verify: 40 solutions judged, 39 right, 1 wrong", err)
 
     def test_wrong_version_and_lost_server(self):
         s = Server("--no-db")
