@@ -1,59 +1,131 @@
-// heuristic.cpp: iterative deepening alpha-beta over the stores' gains.
+// heuristic.cpp: iterative deepening alpha-beta over the stores' gains, with a table.
 #include "solver/heuristic.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <type_traits>
 
 #include "solver/any_board.h"
-#include "solver/value.h"
+#include "solver/huge_array.h"
 
 namespace kalah {
 namespace {
 
 struct Stopped {};
 
+constexpr int kInfinity = 1 << 20;
+constexpr uint8_t kSolved = 255;  // a table depth: the subtree met no ply limit
+
+// A table key: the board itself where it fits 16 bytes (no collisions), else a 128-bit hash.
+struct Key {
+  uint64_t a = 0, b = 0;
+  bool operator==(const Key&) const = default;
+};
+Key key_of(const Board& b) {
+  Key k;
+  std::memcpy(&k, b.pits.data(), sizeof k);
+  return k;
+}
+Key key_of(const AnyBoard& b) {
+  Key k{0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full};
+  for (const int pits : b.pits) {
+    k.a = (k.a ^ static_cast<uint64_t>(pits)) * 0x100000001B3ull;
+    k.b = (k.b + static_cast<uint64_t>(pits) + 1) * 0xBF58476D1CE4E5B9ull;
+    k.b ^= k.b >> 29;
+  }
+  return k;
+}
+uint64_t slot_hash(const Key& k) {
+  const uint64_t h = (k.a ^ (k.b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
+}
+
+enum Bound : uint8_t { kEmpty = 0, kLower = 1, kUpper = 2, kExact = 3 };
+
+struct Entry {  // all-zero bytes: an empty one
+  Key key;
+  int16_t value = 0;
+  uint8_t depth = 0;  // plies searched below it, or kSolved
+  uint8_t bound = kEmpty;
+  int8_t best = -1;  // the best move found, 0-based
+};
+
+// Two entries a bucket: a new one replaces the same board's, else the shallower of the two.
+// In fresh huge pages, zeroed by the kernel as they are first touched: a short search pays only
+// for the pages it uses (writing 32 MiB of zeros took 100 ms here, and touching 16 MiB in 4 KiB
+// pages 40 ms: longer than a first estimate should take).
+class Table {
+ public:
+  explicit Table(size_t bytes) : entries_(2 * buckets(bytes)), mask_(buckets(bytes) - 1) {}
+  const Entry* find(const Key& k) const {
+    const Entry* e = &entries_[2 * (slot_hash(k) & mask_)];
+    if (e[0].bound != kEmpty && e[0].key == k) return &e[0];
+    if (e[1].bound != kEmpty && e[1].key == k) return &e[1];
+    return nullptr;
+  }
+  void store(const Key& k, int value, uint8_t depth, Bound bound, int best) {
+    Entry* e = &entries_[2 * (slot_hash(k) & mask_)];
+    Entry* slot = e[0].key == k                ? &e[0]
+                  : e[1].key == k              ? &e[1]
+                  : e[0].depth <= e[1].depth ? &e[0]
+                                               : &e[1];
+    *slot = {k, static_cast<int16_t>(value), depth, bound, static_cast<int8_t>(best)};
+  }
+
+ private:
+  static size_t buckets(size_t bytes) {
+    size_t n = 1;
+    while (2 * n * 2 * sizeof(Entry) <= bytes) n *= 2;
+    return n;
+  }
+  HugeArray<Entry> entries_;
+  size_t mask_;
+};
+
+// A child of a node, with what orders it among its siblings.
+template <class B>
+struct Child {
+  B board;
+  int gain = 0;
+  bool extra_turn = false;
+  int pit = 0;
+  int order = 0;
+};
+// A node's children: on the stack for Board, sized to the row for AnyBoard.
+template <class B>
+struct Children {
+  std::array<Child<B>, kMaxPits> kids;
+  explicit Children(int) {}
+  Child<B>& operator[](int i) { return kids[i]; }
+};
+template <>
+struct Children<AnyBoard> {
+  std::vector<Child<AnyBoard>> kids;
+  explicit Children(int m) : kids(m) {}
+  Child<AnyBoard>& operator[](int i) { return kids[i]; }
+};
+
+std::pair<int, int> rows(const Rules& rules, const Board& b) {
+  return {mover_seeds(b, rules.pits), opponent_seeds(b, rules.pits)};
+}
+std::pair<int, int> rows(const Rules&, const AnyBoard& b) {
+  return row_seeds(b);
+}
+
 // B is Board or AnyBoard: the same search over either.
 template <class B>
 class Deepening {
  public:
-  Deepening(const Rules& rules, const StopFlag* stop) : rules_(rules), stop_(stop) {}
+  Deepening(const Rules& rules, const HeuristicOptions& options)
+      : rules_(rules), options_(options), table_(options.table_bytes) {}
 
-  // Fail-soft negamax to `depth` plies; `first` is tried first at this node (the root's).
-  int search(const B& b, int depth, int alpha, int beta, int first = -1, int* best = nullptr) {
-    // Every node: on a board of any size one can cost as much as thousands of Board nodes.
-    ++nodes_;
-    if (stopping_ && stop_ && stop_->raised()) throw Stopped{};
-    if (is_terminal(rules_, b)) return terminal_value(rules_, b);
-    if (depth == 0) {
-      cut_ = true;
-      return 0;
-    }
-    int result = -kInfinity;
-    for (int k = -1; k < rules_.pits; ++k) {
-      const int pit = k < 0 ? first : k;
-      if (pit < 0 || (k >= 0 && pit == first) || b.pits[pit] == 0) continue;
-      const auto r = play(rules_, b, pit);
-      const int a = std::max(alpha, result);
-      const int v =
-          move_value(r.extra_turn, r.gain,
-                     r.extra_turn ? search(r.board, depth - 1, a - r.gain, beta - r.gain)
-                                  : search(r.board, depth - 1, r.gain - beta, r.gain - a));
-      if (v > result) {
-        result = v;
-        if (best) *best = pit;
-        if (v >= beta) break;
-      }
-    }
-    return result;
-  }
-
-  HeuristicMove run(const B& b, int max_depth, const HeuristicProgress& progress) {
-    HeuristicMove out;
+  Estimate run(const B& b, const EstimateProgress& progress) {
+    Estimate out;
     try {
-      for (int depth = 1; depth <= max_depth; ++depth) {
-        cut_ = false;
-        int pit = out.pit;
-        const int v = search(b, depth, -kInfinity, kInfinity, out.pit, &pit);
-        out = {pit, depth, v, !cut_, nodes_};
+      for (int depth = 1; depth <= options_.max_depth; ++depth) {
+        Estimate e = iterate(b, depth, out);
+        out = std::move(e);
         stopping_ = true;  // the first iteration always finishes
         if (progress) progress(out);
         if (out.exact) break;
@@ -65,33 +137,168 @@ class Deepening {
   }
 
  private:
-  static constexpr int kInfinity = 1 << 20;
+  // The children of b, best first: the table's move, extra turns (nearest the store first, so
+  // that the others stay playable), then by gain (captures).
+  int children(const B& b, int first, Children<B>& out) const {
+    int n = 0;
+    for (int pit = rules_.pits - 1; pit >= 0; --pit) {
+      if (b.pits[pit] == 0) continue;
+      const auto r = play(rules_, b, pit);
+      Child<B>& c = out[n++];
+      c = {r.board, r.gain, r.extra_turn, pit, 0};
+      c.order = pit == first ? 1 << 20 : r.extra_turn ? (1 << 16) + pit : 64 * r.gain + pit;
+      for (int i = n - 1; i > 0 && out[i].order > out[i - 1].order; --i)
+        std::swap(out[i], out[i - 1]);
+    }
+    return n;
+  }
+
+  // The move's value, searched with the window (alpha, beta) on it.
+  int child_value(const Child<B>& c, int depth, int alpha, int beta, bool& solved) {
+    if (c.extra_turn) return c.gain + search(c.board, depth, alpha - c.gain, beta - c.gain, solved);
+    return c.gain - search(c.board, depth, c.gain - beta, c.gain - alpha, solved);
+  }
+
+  // Fail-soft negamax with null windows after the first move; `solved`: the value is a proven
+  // bound (exact inside the window).
+  int search(const B& b, int depth, int alpha, int beta, bool& solved) {
+    ++nodes_;
+    if (stopping_ && options_.stop && options_.stop->raised()) throw Stopped{};
+    const auto [mover, opponent] = rows(rules_, b);
+    solved = true;
+    if (is_terminal(rules_, mover, opponent)) return terminal_value(rules_, mover, opponent);
+    if constexpr (std::is_same_v<B, Board>)
+      if (options_.leaves && mover + opponent <= options_.leaves->max_seeds())
+        return options_.leaves->value(b);
+    const Key key = key_of(b);
+    int first = -1;
+    if (const Entry* e = table_.find(key)) {
+      first = e->best;
+      if (e->depth >= depth) {
+        solved = e->depth == kSolved;
+        if (e->bound == kExact) return e->value;
+        if (e->bound == kLower) alpha = std::max(alpha, static_cast<int>(e->value));
+        if (e->bound == kUpper) beta = std::min(beta, static_cast<int>(e->value));
+        if (alpha >= beta) return e->value;
+      }
+    }
+    if (depth == 0) {
+      solved = false;
+      return 0;  // the rest unknown (a weight on each row's seeds did no better: experiments.md)
+    }
+    Children<B> kids(rules_.pits);
+    const int n = children(b, first, kids);
+    const int alpha0 = alpha;
+    int best = -kInfinity, best_pit = -1;
+    bool all_solved = true;
+    for (int i = 0; i < n; ++i) {
+      bool s = false;
+      int v;
+      if (i == 0) {
+        v = child_value(kids[i], depth - 1, alpha, beta, s);
+      } else {
+        v = child_value(kids[i], depth - 1, alpha, alpha + 1, s);
+        if (v > alpha && v < beta) v = child_value(kids[i], depth - 1, v, beta, s);
+      }
+      all_solved = all_solved && s;
+      if (v > best) {
+        best = v;
+        best_pit = kids[i].pit;
+        alpha = std::max(alpha, v);
+        if (v >= beta) break;
+      }
+    }
+    const Bound bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
+    table_.store(key, best, all_solved ? kSolved : static_cast<uint8_t>(depth), bound, best_pit);
+    solved = all_solved;
+    return best;
+  }
+
+  // A move's value kept within what is proven of it.
+  int within_proven(int pit, int v) const {
+    for (const auto& [p, bounds] : options_.proven)
+      if (p == pit) return std::clamp(v, bounds.lower, bounds.upper);
+    return v;
+  }
+
+  // One iteration at the root: every move with a full window (every_move), or the best with
+  // null windows after the last iteration's choice, in an aspiration window around its value.
+  Estimate iterate(const B& b, int depth, const Estimate& last) {
+    Children<B> kids(rules_.pits);
+    const int n = children(b, last.pit, kids);
+    Estimate e;
+    e.depth = depth;
+    bool all_solved = true;
+    int alpha = -kInfinity, beta = kInfinity;
+    if (!options_.every_move && last.depth > 0) alpha = last.value - 2, beta = last.value + 2;
+    for (;;) {
+      e.moves.clear();
+      int best = -kInfinity, a = alpha;
+      all_solved = true;
+      for (int i = 0; i < n; ++i) {
+        bool s = false;
+        int v;
+        if (options_.every_move || i == 0) {
+          v = child_value(kids[i], depth - 1, options_.every_move ? -kInfinity : a, beta, s);
+        } else {
+          v = child_value(kids[i], depth - 1, a, a + 1, s);
+          if (v > a && v < beta) v = child_value(kids[i], depth - 1, v, beta, s);
+        }
+        v = within_proven(kids[i].pit, v);
+        all_solved = all_solved && s;
+        e.moves.push_back({kids[i].pit, v, s && options_.every_move});
+        // Equal values tie to the lower pit only when both are values, not bounds.
+        if (v > best || (options_.every_move && v == best && kids[i].pit < e.pit)) {
+          best = v;
+          e.pit = kids[i].pit;
+        }
+        a = std::max(a, v);
+        if (!options_.every_move && v >= beta) break;
+      }
+      e.value = best;
+      if (best > alpha && best < beta) break;  // inside the window: the value, not a bound
+      alpha = -kInfinity, beta = kInfinity;    // the aspiration missed
+    }
+    e.exact = all_solved;
+    if (!options_.every_move) e.moves.clear();  // bounds of the null windows, not values
+    std::sort(e.moves.begin(), e.moves.end(),
+              [](const MoveEstimate& x, const MoveEstimate& y) { return x.pit < y.pit; });
+    return e;
+  }
+
   const Rules& rules_;
-  const StopFlag* stop_;
+  const HeuristicOptions& options_;
+  Table table_;
   uint64_t nodes_ = 0;
-  bool cut_ = false;       // the iteration met its ply limit somewhere
-  bool stopping_ = false;  // checks `stop`
+  bool stopping_ = false;  // checks the stop flag
 };
 
 template <class B>
-HeuristicMove deepen(const Rules& rules, const B& b, const StopFlag* stop, int max_depth,
-                     const HeuristicProgress& progress) {
-  if (is_terminal(rules, b)) return {-1, 0, terminal_value(rules, b), true, 0};
-  return Deepening<B>(rules, stop).run(b, max_depth, progress);
+Estimate deepen(const Rules& rules, const B& b, const HeuristicOptions& options,
+                const EstimateProgress& progress) {
+  if (is_terminal(rules, b)) {
+    Estimate e;
+    e.value = terminal_value(rules, b);
+    e.exact = true;
+    return e;
+  }
+  return Deepening<B>(rules, options).run(b, progress);
 }
 
 }  // namespace
 
-HeuristicMove heuristic_move(const Rules& rules, const Board& b, const StopFlag* stop,
-                             int max_depth, const HeuristicProgress& progress) {
-  return deepen(rules, b, stop, max_depth, progress);
+Estimate heuristic_search(const Rules& rules, const Board& b, const HeuristicOptions& options,
+                          const EstimateProgress& progress) {
+  return deepen(rules, b, options, progress);
 }
 
-HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const StopFlag* stop,
-                             int max_depth, const HeuristicProgress& progress) {
+Estimate heuristic_search(const Rules& rules, const AnyBoard& b, const HeuristicOptions& options,
+                          const EstimateProgress& progress) {
   Rules sized = rules;
   sized.pits = b.m();
-  return deepen(sized, b, stop, max_depth, progress);
+  HeuristicOptions plain = options;
+  plain.leaves = nullptr;
+  return deepen(sized, b, plain, progress);
 }
 
 }  // namespace kalah

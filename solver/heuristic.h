@@ -1,37 +1,66 @@
-// heuristic.h: a move when there is no time to prove one (docs/design.md §7).
+// heuristic.h: an estimate at once, and a move when there is no time to prove one (docs/design.md
+// §7, "Estimates").
 //
-// Alpha-beta to a fixed number of plies over what the stores gain on the way (a board's unknown
-// rest counts 0), deepened one ply at a time, each iteration trying the last one's choice first,
-// until `stop` is raised or an iteration reaches every game end (then the estimate is exact).
-// Used by `kalah play` and `kalah kgp` for positions a search cannot solve in the time given;
-// what it returns is labelled an estimate wherever it is shown.
+// Iterative deepening alpha-beta over what the stores gain on the way (a board's unknown rest
+// counts 0), with a table of its own (bounds with their depth, and the best move), the table's
+// move and then extra turns and captures tried first, null windows after the first move and an
+// aspiration window at the root. Its leaves are exact where they can be: finished games, and the
+// database's boards (HeuristicOptions::leaves). A subtree that meets no ply limit is solved, and
+// its bounds are kept as proven; an iteration whose tree is solved gives the board's V. Used
+// wherever an answer is wanted before a proof: `kalah play`, `kalah kgp`, the board's estimates,
+// the progress of a search, and as the pie rule's ordering of openings.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
+#include "solver/leaf_values.h"
 #include "solver/rules.h"
 #include "solver/stop.h"
+#include "solver/value.h"
 
 namespace kalah {
 
-struct HeuristicMove {
-  int pit = -1;        // 0-based; -1 only when the game is over
+struct HeuristicOptions {
+  const LeafValues* leaves = nullptr;  // exact values at its boards (Board only)
+  const StopFlag* stop = nullptr;      // raised: the deepest finished iteration is returned
+  int max_depth = 200;                 // plies
+  size_t table_bytes = size_t{16} << 20;
+  // Value every root move (an analysis: each move's estimate), not only the best one.
+  bool every_move = false;
+  // Proven bounds on root moves' values (V, stores left out; pit 0-based), e.g. from a value
+  // search that ran out of time: an estimate is kept within them, so a move proven worse than
+  // another is never chosen.
+  std::vector<std::pair<int, Bounds>> proven = {};
+};
+
+struct MoveEstimate {
+  int pit = 0;      // 0-based
+  int value = 0;    // the move's value at the iteration's depth (V, stores left out)
+  bool exact = false;
+};
+
+struct Estimate {
+  int pit = -1;        // the best move, 0-based; -1 only when the game is over
   int depth = 0;       // plies of the deepest finished iteration
-  int estimate = 0;    // the move's value at that depth, stores left out, as V is
-  bool exact = false;  // no ply limit was met: estimate is the board's V
+  int value = 0;       // the board's value at that depth, stores left out, as V is
+  bool exact = false;  // the iteration's tree was solved: value is the board's V
   uint64_t nodes = 0;
+  std::vector<MoveEstimate> moves;  // every_move: each legal move, in pit order
 };
 
 // Called after each finished iteration.
-using HeuristicProgress = std::function<void(const HeuristicMove&)>;
+using EstimateProgress = std::function<void(const Estimate&)>;
 
-// Returns after the first iteration even if `stop` is already raised, so there is always a move.
-HeuristicMove heuristic_move(const Rules& rules, const Board& b, const StopFlag* stop,
-                             int max_depth = 200, const HeuristicProgress& progress = {});
-// The same for a board of any size (rules.pits is taken from the board).
+// Returns after the first iteration even if the stop is already raised, so there is always a
+// move.
+Estimate heuristic_search(const Rules& rules, const Board& b, const HeuristicOptions& options,
+                          const EstimateProgress& progress = {});
+// The same for a board of any size (rules.pits is taken from the board; no database).
 struct AnyBoard;
-HeuristicMove heuristic_move(const Rules& rules, const AnyBoard& b, const StopFlag* stop,
-                             int max_depth = 200, const HeuristicProgress& progress = {});
+Estimate heuristic_search(const Rules& rules, const AnyBoard& b, const HeuristicOptions& options,
+                          const EstimateProgress& progress = {});
 
 }  // namespace kalah

@@ -82,7 +82,9 @@ void settle_within(MarginTests& tests, Bounds& m, int reach, int leaning) {
 
 PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFor& tests) {
   // Enough plies to tell a lost opening from a close one, a fraction of a second each.
-  constexpr int kEstimateDepth = 8;
+  HeuristicOptions estimate_options;
+  estimate_options.max_depth = 8;
+  estimate_options.table_bytes = size_t{1} << 20;
   const std::vector<Opening> first = openings(rules, p);
   if (first.empty()) throw std::invalid_argument("the game is already over: no opening");
   const int total = seeds(p.board) + p.mover_store + p.opponent_store;  // |w| <= total
@@ -94,7 +96,7 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
     const bool over = is_terminal(rules, o.after.board);
     const int margin = final_margin(
         o.after, over ? terminal_value(rules, o.after.board)
-                      : heuristic_move(rules, o.after.board, nullptr, kEstimateDepth).estimate);
+                      : heuristic_search(rules, o.after.board, estimate_options).value);
     estimate.push_back(sign.back() * margin);
     pie.openings.push_back(
         {o.turn, 0, over ? Bounds{estimate.back(), estimate.back()} : Bounds{-total, total}, false});

@@ -29,10 +29,10 @@ TEST(Heuristic, UnboundedItIsExactAndItsMoveIsBest) {
       const int s = 1 + static_cast<int>(rng() % 9);
       const Board b = ranker.unrank(s, rng() % ranker.layer_size(s));
       if (is_terminal(rules, b)) continue;
-      const HeuristicMove h = heuristic_move(rules, b, nullptr);
+      const Estimate h = heuristic_search(rules, b, {});
       ASSERT_TRUE(h.exact);
       const int v = oracle.value(b);
-      EXPECT_EQ(h.estimate, v);
+      EXPECT_EQ(h.value, v);
       ASSERT_GE(h.pit, 0);
       ASSERT_GT(b.pits[h.pit], 0);
       const MoveResult r = play(rules, b, h.pit);
@@ -46,7 +46,7 @@ TEST(Heuristic, StoppedItStillMovesLegally) {
   const Board b = start_position(6, 6).board;
   StopFlag stopped;
   stopped.raise();
-  const HeuristicMove first = heuristic_move(rules, b, &stopped);
+  const Estimate first = heuristic_search(rules, b, {.stop = &stopped});
   EXPECT_GE(first.depth, 1);
   EXPECT_LE(first.nodes, 8192u);  // the stop is seen within a few thousand nodes
   EXPECT_FALSE(first.exact);
@@ -57,7 +57,7 @@ TEST(Heuristic, StoppedItStillMovesLegally) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     stop.raise();
   });
-  const HeuristicMove deeper = heuristic_move(rules, b, &stop);
+  const Estimate deeper = heuristic_search(rules, b, {.stop = &stop});
   timer.join();
   EXPECT_GE(deeper.depth, 4);
   EXPECT_FALSE(deeper.exact);
@@ -93,10 +93,10 @@ TEST(Heuristic, AnyBoardSearchesAsBoardDoes) {
   for (auto [m, n, depth] : {std::tuple{4, 3, 1}, {4, 3, 3}, {4, 3, 8}, {3, 2, 200}}) {
     const Rules rules{m};
     const Board b = start_position(m, n).board;
-    const HeuristicMove x = heuristic_move(rules, b, nullptr, depth);
-    const HeuristicMove y = heuristic_move(rules, any(b, m), nullptr, depth);
+    const Estimate x = heuristic_search(rules, b, {.max_depth = depth});
+    const Estimate y = heuristic_search(rules, any(b, m), {.max_depth = depth});
     EXPECT_EQ(x.pit, y.pit);
-    EXPECT_EQ(x.estimate, y.estimate);
+    EXPECT_EQ(x.value, y.value);
     EXPECT_EQ(x.exact, y.exact);
     EXPECT_EQ(x.nodes, y.nodes);
     EXPECT_EQ(x.exact, depth == 200);
@@ -105,18 +105,17 @@ TEST(Heuristic, AnyBoardSearchesAsBoardDoes) {
   StopFlag stopped;
   stopped.raise();
   const AnyBoard big{std::vector<int>(22, 21)};
-  const HeuristicMove h = heuristic_move(Rules{}, big, &stopped);
+  const Estimate h = heuristic_search(Rules{}, big, {.stop = &stopped});
   EXPECT_GE(h.pit, 0);
   EXPECT_LT(h.pit, 11);
 }
 
 TEST(Heuristic, AFinishedGameHasNoMove) {
   const Rules rules{3};
-  const HeuristicMove h =
-      heuristic_move(rules, parse_position("0,0,0/1,2,0/5,3").position.board, nullptr);
+  const Estimate h = heuristic_search(rules, parse_position("0,0,0/1,2,0/5,3").position.board, {});
   EXPECT_EQ(h.pit, -1);
   EXPECT_TRUE(h.exact);
-  EXPECT_EQ(h.estimate, -3);
+  EXPECT_EQ(h.value, -3);
 }
 
 }  // namespace
