@@ -54,9 +54,20 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
   return out.add("finished", false).add("moves", moves);
 }
 
+JsonObject estimate_json(const Estimate& e) {
+  JsonObject out = JsonObject().add("value", e.value).add("depth", e.depth).add("exact", e.exact);
+  if (e.pit >= 0) out.add("best", e.pit + 1);
+  if (e.moves.empty()) return out;
+  std::vector<JsonObject> moves;
+  for (const MoveEstimate& m : e.moves)
+    moves.push_back(JsonObject().add("pit", m.pit + 1).add("value", m.value));
+  return out.add("moves", moves);
+}
+
 JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
-                         const SearchProgress* so_far) {
+                         const SearchProgress* so_far, const Estimate* estimate) {
   JsonObject out = position_json(command, rules, p).add("running", true);
+  if (estimate) out.add("estimate", estimate_json(*estimate));
   if (!so_far) return out;
   std::vector<JsonObject> moves;
   for (const MoveBounds& m : so_far->moves)

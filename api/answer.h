@@ -7,6 +7,7 @@
 #include <string>
 
 #include "api/json.h"
+#include "solver/heuristic.h"
 #include "solver/search_run.h"
 
 namespace kalah {
@@ -27,8 +28,12 @@ JsonObject position_json(const std::string& command, const Rules& rules, const P
 // leads to, as the analysis gives them).
 JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p);
 // What a running search has proven (solver/search_run.h): position_json plus running, and when
-// anything is proven, lower, upper, done, total, moves (each pit 1..m, lower, upper).
+// anything is proven, lower, upper, done, total, moves (each pit 1..m, lower, upper); with an
+// estimate, estimate_json's.
 JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
-                         const SearchProgress* so_far);
+                         const SearchProgress* so_far, const Estimate* estimate = nullptr);
+// An estimate in final margins (solver/heuristic.h): {"value", "depth", "exact", "best" (its
+// best pit, 1..m), "moves" (each pit 1..m with its value; a full analysis's estimate only)}.
+JsonObject estimate_json(const Estimate& e);
 
 }  // namespace kalah

@@ -3,6 +3,7 @@
 
 #include <tbb/task_arena.h>
 
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -17,6 +18,19 @@ size_t table_bytes(const Query& q) {
   if (q.table_mb) return q.table_mb << 20;
   const bool small_tree = q.db && (q.ask == Ask::kAnalysis || q.ask == Ask::kPie);
   return small_tree ? kAnalysisTableBytes : kSearchTableBytes;
+}
+
+double expected_nodes(const Query& q) {
+  const int above = seeds(q.position.board) - (q.db ? q.db->max_seeds() : 0);
+  // Below six pits every game solves in minutes at most (Kalah(5,6): 4e7 nodes, 25 s).
+  if (above <= 0 || q.rules.pits < 6) return 0;
+  // log10 of the nodes at x seeds above 20 (m = 6), through Kalah(6,4) empty over 28 seeds
+  // (x = 0, 4.1e5 nodes), Kalah(6,4) standard over 22 (x = 6, 5.0e6) and Kalah(6,5) empty over
+  // 28 (x = 12, 5.6e8); it gives Kalah(6,6) empty over 34 (x = 18) 5.8e11, where Rawlings'
+  // solver took 5.5e13. A full analysis takes about 5 times its value (the README).
+  const double x = above * 6.0 / q.rules.pits - 20;
+  const double log_nodes = 5.61 + 0.1017 * x + 0.01333 * x * x;
+  return std::pow(10.0, x < 0 ? 5.61 + 0.18 * x : log_nodes) * (q.ask == Ask::kAnalysis ? 5 : 1);
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "api/move_choice.h"
 #include "api/source.h"
 #include "db/database.h"
+#include "solver/heuristic.h"
 #include "solver/leaf_jobs.h"
 #include "solver/openings.h"
 #include "solver/search_run.h"
@@ -36,9 +37,12 @@ enum class Ask {
   kMove,      // a move to play by the deadline: proven when it can be, else the heuristic's
 };
 
-// How far a query has come: called on the querying thread between null-window tests.
+// How far a query has come: reported by the querying thread between null-window tests, and with
+// Query::estimate by the estimating thread as the estimate improves (never two calls at once).
 struct QueryProgress {
   SearchProgress search;     // the search under way (for the pie rule: of an opening's position)
+  // Query::estimate: the heuristic's estimate so far in final margins, within search's bounds.
+  std::optional<Estimate> estimate;
   size_t openings_done = 0;  // kPie: openings valued; kPieValue: opening searches begun
   size_t openings = 0;       // the pie rule: openings in all
   uint64_t certified = 0;    // positions of the certificate proven so far, once it is written
@@ -63,6 +67,10 @@ struct Query {
   std::optional<Clock::time_point> deadline;  // kMove: when the move is due (else at once)
   int threads = 0;                            // 0: those of the caller's oneTBB arena
   size_t table_mb = 0;                        // per root move; 0: table_bytes()'s choice
+  // kAnalysis, kValue by search: an estimate at once (api/estimating.h; within 150 ms, or a
+  // quarter of the time to the deadline), and better ones while the search proves, in progress
+  // reports and in an outcome that stops short.
+  bool estimate = false;
   // Its sinks.
   std::function<void(const QueryProgress&)> progress;
   std::function<void(const std::string&)> note;  // a line about checkpoints (resumed, saved)
@@ -80,6 +88,13 @@ struct Query {
 // the database is small; else 256 MiB (kSearchTableBytes).
 size_t table_bytes(const Query& q);
 
+// About how many nodes a value search (kValue) or a full analysis (kAnalysis) of q's position
+// takes: a fit to measured searches of m = 6 (docs/design.md §7, "What a search costs"), in the
+// seeds the position has above its database's layers (scaled by 6/m for more pits). An order of
+// magnitude at best: for warnings, not promises. 0 when the tables answer it, and below six
+// pits (every such game solves in minutes).
+double expected_nodes(const Query& q);
+
 struct Outcome {
   // The question, for rendering.
   Rules rules;
@@ -91,6 +106,7 @@ struct Outcome {
   std::optional<Analysis> analysis;  // kAnalysis; kValue when a database or the store answered
   std::optional<PieAnalysis> pie;    // kPie, kPieValue
   std::optional<MoveChoice> move;    // kMove
+  std::optional<Estimate> estimate;  // Query::estimate: the last, in final margins, within margin
   std::optional<Certified> certificate;
   std::optional<FrontierStats> processes;  // a search over processes
   // What it took.

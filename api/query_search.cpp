@@ -2,9 +2,12 @@
 // the pie rule (every opening exact, or its value from null-window tests), the move to play.
 #include "api/query_search.h"
 
+#include <algorithm>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
+#include "api/estimating.h"
 #include "solver/frontier_analysis.h"
 #include "solver/parallel_search.h"
 #include "store/checkpoint.h"
@@ -34,6 +37,48 @@ void add_counts(const SearchResult& r, Outcome& o) {
   o.earlier_nodes += r.earlier_nodes;
 }
 
+// The progress of a search and of its estimate, reported by two threads one at a time.
+class Reports {
+ public:
+  Reports(const Query& q, const FrontierStats& stats) : q_(q), stats_(stats) {
+    proven_.margin = margin_bounds(q.position);
+  }
+  void proven(const SearchProgress& now) {
+    std::lock_guard lock(mutex_);
+    proven_ = now;
+    send();
+  }
+  void estimated(const Estimate& e) {
+    std::lock_guard lock(mutex_);
+    estimate_ = e;
+    send();
+  }
+
+ private:
+  void send() {
+    if (!q_.progress) return;
+    QueryProgress report;
+    report.search = proven_;
+    report.nodes_by_process = stats_.nodes_by_process;
+    if (estimate_) report.estimate = within(*estimate_, proven_);
+    q_.progress(report);
+  }
+  const Query& q_;
+  const FrontierStats& stats_;
+  std::mutex mutex_;
+  SearchProgress proven_;
+  std::optional<Estimate> estimate_;
+};
+
+// The estimate's first slice: 150 ms, or a quarter of the time left.
+std::chrono::milliseconds first_slice(const Query& q) {
+  std::chrono::milliseconds slice(150);
+  if (q.deadline)
+    slice = std::min(slice, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                (*q.deadline - std::chrono::steady_clock::now()) / 4));
+  return std::max(slice, std::chrono::milliseconds(1));
+}
+
 // The value or the full analysis of q's position.
 void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   const bool full = q.ask == Ask::kAnalysis;
@@ -41,13 +86,13 @@ void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   const std::unique_ptr<Checkpoints> saves = checkpoints(q, q.position, full);
   setup.checkpoint = saves ? &saves->checkpointing : nullptr;
   FrontierStats stats;  // over processes: filled before each progress report
-  if (q.progress)
-    setup.progress = [&](const SearchProgress& now) {
-      QueryProgress report;
-      report.search = now;
-      report.nodes_by_process = stats.nodes_by_process;
-      q.progress(report);
-    };
+  Reports reports(q, stats);
+  std::optional<Estimating> estimating;
+  if (q.estimate) {
+    estimating.emplace(q, first_slice(q), [&](const Estimate& e) { reports.estimated(e); });
+    estimating->wait_first(stop);
+  }
+  if (q.progress) setup.progress = [&](const SearchProgress& now) { reports.proven(now); };
   SearchResult r;
   if (q.transport) {
     r = full ? analyse_frontier(setup, q.position, *q.transport, q.frontier, &stats)
@@ -60,6 +105,11 @@ void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   o.stopped = r.stopped;
   add_counts(r, o);
   if (full && r.complete()) o.analysis = std::move(r.analysis);
+  if (estimating && (o.estimate = estimating->latest())) {
+    SearchProgress proven;
+    proven.margin = o.margin;
+    o.estimate = within(*o.estimate, proven);
+  }
 }
 
 // The pie rule: V of every opening's board, from full analyses on all cores of q's position and

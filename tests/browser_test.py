@@ -4,7 +4,9 @@ move's value against the API, clicks a pit, checks the new position and its valu
 shared URL in a fresh page, undoes and redoes with the keyboard, and saves a screenshot; on a
 one-thread server, plays moves of the Kalah(6,4) start before any value has arrived; replays a
 game record (S:3-6 N:2) from the address and refuses one that cannot be played; plays a
-game against the computer to the end and replays it from the address.
+game against the computer to the end and replays it from the address; beyond the database
+(the Kalah(6,6) start), shows an estimate with its depth, the bounds and the time at once, and
+"best move" plays the estimate's best, said not to be proven.
 
 usage: python3 browser_test.py KALAH_EXECUTABLE SCREENSHOT.png
 """
@@ -195,8 +197,8 @@ class Board(unittest.TestCase):
             print(f"first pit playable {time.monotonic() - loaded:.2f} s after the page was asked for",
                   file=sys.stderr)
             for pit in (3, 6, 1):  # 3 earns South an extra turn; 6 and 1 then pass the turn
-                self.assertFalse(b.find_elements(By.CSS_SELECTOR, ".pit .value:not(.bounds)"),
-                                 "values arrived")
+                self.assertFalse(b.find_elements(
+                    By.CSS_SELECTOR, ".pit .value:not(.bounds):not(.estimate)"), "values arrived")
                 before = self.shown_position()
                 q = urllib.parse.urlencode({"position": before})
                 with urllib.request.urlopen(f"{url}api/v1/moves?{q}", timeout=10) as r:
@@ -211,7 +213,7 @@ class Board(unittest.TestCase):
             b.get(url + "?position=4,3,4,3,3,3/3,3,4,3,3,4")
             shown = time.monotonic()
             WebDriverWait(b, 60).until(
-                lambda _: b.find_elements(By.CSS_SELECTOR, ".pit .value.bounds"))
+                lambda _: b.find_elements(By.CSS_SELECTOR, "#moves li .muted"))
             print(f"first bounds {time.monotonic() - shown:.1f} s after the position was shown",
                   file=sys.stderr)
             search = b.execute_script("return state.search")
@@ -224,6 +226,29 @@ class Board(unittest.TestCase):
             server.terminate()
             server.wait(timeout=30)
             server.stdout.close()
+
+    def test_beyond_the_database_an_estimate_at_once(self):
+        # The start of Kalah(6,6): 72 seeds over a 14-seed database, nothing proven for long.
+        b = self.browser
+        status = lambda: b.find_element(By.ID, "status").text
+        b.get(self.url + "?position=6,6,6,6,6,6/6,6,6,6,6,6")
+        loaded = time.monotonic()
+        WebDriverWait(b, 10).until(lambda _: "estimate" in status())
+        print(f"estimate shown {time.monotonic() - loaded:.2f} s after the page loaded",
+              file=sys.stderr)
+        self.assertLess(time.monotonic() - loaded, 2)
+        self.assertRegex(status(), r"South to move: .*estimate [+-]?\d+ at depth \d+ · \d+\.\d s")
+        WebDriverWait(b, 10).until(lambda _: "value in [" in status())
+        badges = b.find_elements(By.CSS_SELECTOR, ".pit.playable .value.estimate")
+        self.assertEqual(len(badges), 6)
+        self.assertTrue(all(e.text.startswith("≈") for e in badges))
+        self.assertEqual(len(b.find_elements(By.CSS_SELECTOR, "#moves li")), 6)
+        before = self.shown_position()
+        best = b.execute_script("return state.estimate.best")
+        self.click("#step")  # the estimate's best move, said not to be proven
+        WebDriverWait(b, 10).until(lambda _: self.shown_position() != before)
+        self.assertIn(f"pit {best}", b.find_element(By.ID, "computer-note").text)
+        self.assertIn("not proven", b.find_element(By.ID, "computer-note").text)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "api/answer.h"
+#include "api/estimating.h"
 #include "solver/notation.h"
 #include "solver/units.h"
 
@@ -40,6 +41,9 @@ std::string search_name(const Analyst::Params& params) {
 }
 
 namespace {
+
+// The estimate of an answer that found no search slot in its budget.
+constexpr std::chrono::milliseconds kQuickEstimate{100};
 
 // The absolute form: the answer names the side to move, which the relative form leaves out.
 std::string cache_key(const Analyst::Request& r) {
@@ -92,6 +96,7 @@ Query Analyst::query(const Request& r) const {
   q.rules = r.rules;
   q.position = r.position;
   q.ask = r.value_only ? Ask::kValue : Ask::kAnalysis;
+  q.estimate = true;
   if (const Served* s = served(r.rules)) {
     q.db = s->db.get();
     q.store = s->store.get();
@@ -218,8 +223,10 @@ std::string Analyst::progress(const std::string& search_id) {
   if (!named) return answer_json("serve").add("search", search_id).add("running", false).str();
   std::lock_guard lock(named->mutex);
   return progress_json("serve", named->rules, named->position,
-                       named->reported ? &named->so_far : nullptr)
+                       named->reported ? &named->so_far : nullptr,
+                       named->estimate ? &*named->estimate : nullptr)
       .add("search", search_id)
+      .add("seconds", seconds_since(named->start))
       .str();
 }
 
@@ -281,6 +288,7 @@ std::string Analyst::compute(const Request& r, bool& exact) {
     o.position = q.position;
     o.stopped = why;
     o.margin = margin_bounds(q.position);
+    o.estimate = estimate_for(q, kQuickEstimate);
     o.seconds = seconds_since(r.arrival);
     return outcome_json("serve", o).str();
   };
@@ -292,8 +300,11 @@ std::string Analyst::compute(const Request& r, bool& exact) {
         if (named)
           q.progress = [&named](const QueryProgress& p) {
             std::lock_guard lock(named->mutex);
-            named->so_far = p.search;
-            named->reported = true;
+            if (p.search.total) {
+              named->so_far = p.search;
+              named->reported = true;
+            }
+            if (p.estimate) named->estimate = p.estimate;
           };
         Outcome o = run(q);
         o.seconds = seconds_since(r.arrival);

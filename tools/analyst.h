@@ -109,9 +109,11 @@ class Analyst {
     Rules rules;
     Position position;
     StopFlag* stop;
+    Clock::time_point start = Clock::now();
     std::mutex mutex;
     SearchProgress so_far;  // under mutex
     bool reported = false;
+    std::optional<Estimate> estimate;  // under mutex
   };
   std::shared_ptr<Live> live(const std::string& search_id);
   std::mutex running_mutex_;

@@ -14,6 +14,9 @@ const state = {
   // board_server.js's: the running analysis and the computer's move
   search: null,     // the name of the analysis the server runs for the current position
   bounds: null,     // its moves' bounds so far (/api/v1/progress), shown until its answer
+  proven: null,     // the position's bounds so far: { lower, upper }
+  estimate: null,   // the heuristic's estimate so far: { value, depth, exact, best, moves }
+  shown: 0,         // when the current position was shown (performance.now())
   thinking: null,   // the position whose computer move is being asked for
 };
 
@@ -43,6 +46,12 @@ function gameOver(south, v) {
 function bounds(b) {
   if (b.lower === b.upper) return signed(b.lower);
   return `${signed(b.lower)}…${signed(b.upper)}`;
+}
+// What is known of a move before its exact value: its estimate and its bounds.
+function unproven(pit) {
+  const e = state.estimate && state.estimate.moves && state.estimate.moves.find((m) => m.pit === pit);
+  const b = state.bounds && state.bounds.find((m) => m.pit === pit);
+  return { estimate: e ? e.value : undefined, bounds: b };
 }
 function finished() {
   return (state.moves && state.moves.finished) || (state.answer && state.answer.finished);
@@ -100,8 +109,8 @@ function drawBoard() {
     for (const mv of playable) moves[mv.pit] = { pit: mv.pit };
   if (state.answer && state.answer.moves && !state.editing) {
     for (const mv of state.answer.moves) if (moves[mv.pit]) moves[mv.pit] = mv;
-  } else if (state.bounds && !state.editing) {  // the search's bounds so far, until its answer
-    for (const b of state.bounds) if (moves[b.pit]) moves[b.pit] = { pit: b.pit, bounds: b };
+  } else if (!state.editing) {  // the search's bounds and the estimate so far, until its answer
+    for (const pit in moves) moves[pit] = { pit: Number(pit), ...unproven(Number(pit)) };
   }
   const cell = (cls, seeds, bin, label, move, row, col) => {
     const d = document.createElement("div");
@@ -116,6 +125,10 @@ function drawBoard() {
       d.dataset.pit = move.pit;
       if (move.value !== undefined)
         d.innerHTML += `<span class="value ${move.result}">${signed(move.value)}</span>`;
+      else if (move.bounds && move.bounds.lower === move.bounds.upper)
+        d.innerHTML += `<span class="value bounds">${bounds(move.bounds)}</span>`;
+      else if (move.estimate !== undefined)
+        d.innerHTML += `<span class="value estimate" title="estimate">≈${signed(move.estimate)}</span>`;
       else if (move.bounds)
         d.innerHTML += `<span class="value bounds">${bounds(move.bounds)}</span>`;
     }
@@ -135,25 +148,39 @@ function drawBoard() {
   $("swap-side").textContent = "side to move: " + (p.south ? "South" : "North");
 }
 
+// Until every move's value is proven: the value or the bounds proven so far, the estimate with
+// its depth, the time spent; each move's estimate and bounds.
+function showSearching(mover) {
+  const parts = [], v = state.value, e = state.estimate, p = state.proven;
+  if (v) parts.push(`value <b class="${v.result}">${signed(v.value)}</b> (${v.result})`);
+  else if (p) parts.push(`value in [${signed(p.lower)}, ${signed(p.upper)}]`);
+  if (e && !v) parts.push(`estimate <b class="estimate">${signed(e.value)}</b>` +
+                          (e.exact ? " (exact)" : ` at depth ${e.depth}`));
+  if (!parts.length) parts.push("searching…");
+  const seconds = (performance.now() - state.shown) / 1000;
+  $("status").innerHTML = `${mover} to move: ${parts.join(" · ")} · ${seconds.toFixed(1)} s`;
+  const playable = (state.moves && state.moves.moves) || [];
+  for (const mv of playable) {
+    const { estimate, bounds: b } = unproven(mv.pit);
+    if (estimate === undefined && !b) continue;
+    const li = document.createElement("li");
+    li.innerHTML = `pit ${mv.pit} ` +
+      (estimate !== undefined ? `<b class="estimate">≈${signed(estimate)}</b> ` : "") +
+      (b ? `<span class="muted">${b.lower === b.upper ? "= " + signed(b.lower)
+                                                      : "in " + bounds(b)}</span>` : "");
+    li.onclick = () => play(mv.pit);
+    $("moves").appendChild(li);
+  }
+}
+
 function showAnswer() {
   const a = state.answer;
   const mover = parse(current()).south ? "South" : "North";
   $("moves").innerHTML = "";
   $("line").innerHTML = "";
   $("source").textContent = "";
-  const v = state.value;
-  if (v && (!a || a.interrupted)) {  // the value is known; the moves' values are still searched
-    $("status").innerHTML = `${mover} to move: value <b class="${v.result}">${signed(v.value)}</b>` +
-      ` (${v.result}); valuing every move…`;
-    return;
-  }
-  if (!a) return;
-  if (a.error) { $("status").textContent = "error: " + a.error; return; }
-  if (a.interrupted) {
-    $("status").innerHTML = `searching… the value for ${mover} lies in ` +
-      `[${signed(a.lower)}, ${signed(a.upper)}] after ${a.nodes} nodes`;
-    return;
-  }
+  if (a && a.error) { $("status").textContent = "error: " + a.error; return; }
+  if (!a || a.interrupted) return showSearching(mover);
   $("status").innerHTML = a.finished
     ? gameOver(parse(current()).south, a.value)
     : `${mover} to move: value <b class="${a.result}">${signed(a.value)}</b> (${a.result})`;
@@ -199,6 +226,9 @@ function show() {
   state.answer = null;
   state.moves = null;
   state.value = null;
+  state.proven = null;
+  state.estimate = null;
+  state.shown = performance.now();
   saveUrl();
   drawBoard();
   showAnswer();
@@ -249,10 +279,7 @@ function init() {
   $("new-game").onclick = newGame;
   $("undo").onclick = () => { if (state.at > 0) { state.at--; show(); } };
   $("redo").onclick = () => { if (state.at < state.history.length - 1) { state.at++; show(); } };
-  $("step").onclick = () => {
-    const a = state.answer;
-    if (a && a.best_line && a.best_line.length) play(Number(a.best_line[0].split("-")[0]));
-  };
+  $("step").onclick = bestMove;
   $("edit").onclick = () => {
     state.editing = !state.editing;
     document.body.classList.toggle("editing", state.editing);

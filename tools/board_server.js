@@ -10,15 +10,18 @@ async function analyse(budget, valueOnly) {
   const position = current();
   const params = { position, ...state.rules, budget_ms: budget };
   if (valueOnly) params.value_only = 1;
-  else {  // named, so that its bounds can be shown as they come and it can be stopped
-    params.search = Math.random().toString(36).slice(2);
-    state.search = params.search;
-    watch(params.search, position);
-  }
+  // Named, so that its estimate and bounds can be shown as they come and it can be stopped.
+  params.search = Math.random().toString(36).slice(2);
+  state.search = params.search;
+  watch(params.search, position);
   try {
     const response = await fetch("api/v1/analyse?" + query(params), { signal: controller.signal });
     const answer = await response.json();
     if (position !== current() || state.editing) return;
+    if (answer.interrupted) {
+      state.proven = { lower: answer.lower, upper: answer.upper };
+      if (answer.estimate) state.estimate = answer.estimate;
+    }
     if (valueOnly && (answer.value_only || answer.interrupted)) {
       if (answer.value_only) {
         state.value = answer;
@@ -37,15 +40,41 @@ async function analyse(budget, valueOnly) {
   }
 }
 
-// Each move's bounds proven so far by the named search, twice a second until it answers.
+// The estimate and each move's bounds so far from the named search: first after 150 ms (the
+// server's first estimate is ready by then), then twice a second until it answers.
 async function watch(search, position) {
-  for (;;) {
-    await new Promise((done) => setTimeout(done, 500));
+  for (let wait = 150; ; wait = 500) {
+    await new Promise((done) => setTimeout(done, wait));
     if (state.search !== search || answered()) return;
     const p = await (await fetch("api/v1/progress?" + query({ search }))).json();
     if (state.search !== search || answered() || position !== current()) return;
-    if (p.moves) { state.bounds = p.moves; drawBoard(); }
+    if (p.moves) state.bounds = p.moves;
+    if (p.lower !== undefined) state.proven = { lower: p.lower, upper: p.upper };
+    if (p.estimate) state.estimate = p.estimate;
+    drawBoard();
+    showAnswer();
   }
+}
+
+// "best move ▶": the proven best when every value is known, else the estimate's best (said so),
+// else kalah's move within a second.
+async function bestMove() {
+  const a = state.answer, e = state.estimate, position = current();
+  if (a && !a.interrupted && a.best_line && a.best_line.length) {
+    $("computer-note").textContent = `best move: pit ${a.best_line[0].split("-")[0]}, proven`;
+    return play(Number(a.best_line[0].split("-")[0]));
+  }
+  if (e && e.best) {
+    $("computer-note").textContent = e.exact ? `best move: pit ${e.best}, exact`
+      : `best move so far: pit ${e.best}, the estimate's at depth ${e.depth} (not proven)`;
+    return play(e.best);
+  }
+  const answer = await (await fetch("api/v1/move?" + query({ position, ...state.rules,
+                                                              budget_ms: 1000 }))).json();
+  if (answer.error || answer.finished || position !== current()) return;
+  $("computer-note").textContent = `best move: pit ${answer.pit}, ` +
+    (answer.proven ? "proven" : `the estimate's at depth ${answer.depth} (not proven)`);
+  play(answer.pit);
 }
 
 // Whether every move's exact value is here (an interrupted search's bounds are not).
