@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "api/answer.h"
 #include "api/query.h"
 #include "db/machine.h"
 #include "solver/notation.h"
@@ -25,6 +26,7 @@ struct SolveOptions {
   int threads = 0;
   bool pie = false;
   bool value_only = false;
+  bool progress = false;
   std::string certificate;
   std::string checkpoint;
   double checkpoint_seconds = 60;
@@ -50,7 +52,10 @@ constexpr CommandHelp kHelp = {
     "30 seeds solve in seconds; with --db (kalah build) the search stops at the database's\n"
     "layers (by default those in the default directory, if it holds the rules). --value-only\n"
     "skips the move values and the line, far less work in big games (the README lists what\n"
-    "each game costs). Ctrl-C prints the bounds proven so far.",
+    "each game costs). On a terminal it shows its progress in place (--progress: as lines),\n"
+    "with an estimate from a heuristic search at once; a search that will likely take over an\n"
+    "hour says so first, and what would help. Ctrl-C prints the bounds proven so far and the\n"
+    "estimate.",
     "  kalah solve --pits 4 --seeds 3                     Kalah(4,3), standard rules: +6\n"
     "  kalah solve --pits 3 --seeds 3 --capture empty --json\n"
     "  kalah solve 0,0,3,1/2,0,0,1/10,9                   a position, mover's pits first\n"
@@ -62,29 +67,60 @@ constexpr CommandHelp kHelp = {
     "                                                     Kalah(6,5): the value alone, +12\n"
     "  kalah solve --pits 4 --seeds 3 --moves 'S:2-3 N:2'  after a game's first turns\n"};
 
-// What each kind of query shows while it works: a line in place on a terminal; a value search,
-// whose tests may be minutes apart, a line per bound proven (also under mpirun, whose stderr is
-// a pipe, with each process's rate).
+// What each kind of query shows while it works: a line in place on a terminal (elapsed time,
+// nodes, bounds, moves valued, the estimate); with --progress, lines on stderr at most one a
+// second (JSON with --json); a value search, whose tests may be minutes apart, a line per bound
+// proven (also under mpirun, whose stderr is a pipe, with each process's rate). Called from the
+// search's thread and the estimate's, one at a time.
 class SolveProgress {
  public:
-  SolveProgress(Ask ask, bool over_processes)
-      : ask_(ask), bound_lines_(ask == Ask::kValue && (line_.live() || over_processes)) {}
+  SolveProgress(const Query& q, bool lines, bool json, bool over_processes)
+      : q_(q),
+        lines_(lines),
+        json_(json),
+        bound_lines_(!lines && q.ask == Ask::kValue && (line_.live() || over_processes)) {}
 
   void operator()(const QueryProgress& p) {
     if (p.certified) return line_.show("certificate: " + std::to_string(p.certified) +
                                        " positions, " + elapsed());
-    if (ask_ == Ask::kPie)
+    if (q_.ask == Ask::kPie)
       return line_.show("pie rule: " + std::to_string(p.openings_done) + " of " +
                         std::to_string(p.openings) + " openings valued; analysing: " +
                         std::to_string(p.search.done) + " of " + std::to_string(p.search.total) +
                         " moves valued, " + elapsed());
-    if (ask_ == Ask::kPieValue)
+    if (q_.ask == Ask::kPieValue)
       return line_.show("pie rule, " + std::to_string(p.openings) + " openings: search " +
                         std::to_string(p.openings_done + 1) + ", " + elapsed());
-    if (ask_ == Ask::kAnalysis)
-      return line_.show(std::to_string(p.search.done) + " of " + std::to_string(p.search.total) +
-                        " moves valued, " + elapsed());
-    if (!bound_lines_) return;
+    const std::string text = progress_text(p, seconds_since(start_));
+    line_.show(text);
+    if (lines_) return print_line(p, text);
+    if (bound_lines_ && p.search.total) print_bound(p);
+  }
+  void clear() { line_.clear(); }
+
+ private:
+  // --progress: a line when the bounds or the moves valued change, or a second after the last.
+  void print_line(const QueryProgress& p, const std::string& text) {
+    const auto now = std::chrono::steady_clock::now();
+    const bool news = p.search.margin.lower != last_.lower ||
+                      p.search.margin.upper != last_.upper || p.search.done != last_done_;
+    if (!news && now - printed_ < std::chrono::seconds(1)) return;
+    printed_ = now;
+    last_ = p.search.margin;
+    last_done_ = p.search.done;
+    line_.clear();
+    if (!json_) {
+      std::cerr << "  " << text << std::endl;
+      return;
+    }
+    const Estimate* e = p.estimate ? &*p.estimate : nullptr;
+    std::cerr << progress_json("solve", q_.rules, q_.position, &p.search, e)
+                     .add("nodes", p.search.nodes)
+                     .add("seconds", seconds_since(start_))
+                     .str()
+              << std::endl;
+  }
+  void print_bound(const QueryProgress& p) {
     std::string text = "  value in [" + signed_number(p.search.margin.lower) + ", " +
                        signed_number(p.search.margin.upper) + "] after " +
                        std::to_string(p.search.nodes) + " nodes, " + elapsed();
@@ -96,20 +132,21 @@ class SolveProgress {
         text += rate;
       }
     }
+    line_.clear();
     std::cerr << text << std::endl;
   }
-  void clear() { line_.clear(); }
-
- private:
   std::string elapsed() const {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f s", seconds_since(start_));
     return text;
   }
   ProgressLine line_;
-  const Ask ask_;
-  const bool bound_lines_;
+  const Query& q_;
+  const bool lines_, json_, bound_lines_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point printed_;
+  Bounds last_{1, 0};
+  int last_done_ = -1;
 };
 
 // The query the options ask (its database given later), with its sinks.
@@ -140,8 +177,13 @@ int answer(const SolveOptions& o, const Game& game, Query& q, const Tablebase& t
     if (q.db) std::cout << "database: " << tables.dir << ", layers 1.." << q.db->max_seeds() << "\n";
     std::cout.flush();
   }
-  SolveProgress progress(q.ask, q.transport != nullptr);
+  if (const std::string warning = long_search_warning(q, thread_count(o.threads));
+      !warning.empty() && !(q.store && q.store->find(q.position)))
+    std::cerr << "kalah solve: " << warning << std::endl;
+  SolveProgress progress(q, o.progress, o.json, q.transport != nullptr);
   q.progress = [&](const QueryProgress& p) { progress(p); };
+  // An estimate while it searches, where it is shown.
+  q.estimate = (o.progress || isatty(STDERR_FILENO)) && q.transport == nullptr;
   const Outcome out = run(q);
   progress.clear();
   if (o.json)
@@ -189,6 +231,10 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   po::options_description desc("options");
   add_game_options(desc, o.game);
   desc.add_options()("json", po::bool_switch(&o.json), "print one JSON object on one line")(
+      "progress", po::bool_switch(&o.progress),
+      "print the search's progress on stderr (time, nodes, bounds, moves valued, an estimate): "
+      "a line when the bounds change, at most one a second; JSON lines with --json. On a "
+      "terminal it is shown in place anyway")(
       "pie", po::bool_switch(&o.pie),
       "pie rule: after the mover's first turn the opponent may swap sides; prints every "
       "opening and the best one")(

@@ -85,6 +85,10 @@ void print_stopped(std::ostream& out, const Outcome& o) {
   else
     out << " lies in [" << signed_number(o.margin.lower) << ", "
         << signed_number(o.margin.upper) << "]\n";
+  if (o.estimate && !o.margin.exact())
+    out << "estimate: " << signed_number(o.estimate->value) << " (a heuristic search "
+        << o.estimate->depth << " plies deep" << (o.estimate->pit >= 0 ? ", best pit " : "")
+        << (o.estimate->pit >= 0 ? std::to_string(o.estimate->pit + 1) : "") << ")\n";
 }
 
 void print_certificate(std::ostream& out, const Certified& c, const std::string& db_dir) {
@@ -94,6 +98,53 @@ void print_certificate(std::ostream& out, const Certified& c, const std::string&
 }
 
 }  // namespace
+
+std::string progress_text(const QueryProgress& p, double seconds) {
+  char head[64];
+  if (p.search.nodes)
+    std::snprintf(head, sizeof head, "%.1f s, %.2g nodes", seconds,
+                  static_cast<double>(p.search.nodes));
+  else
+    std::snprintf(head, sizeof head, "%.1f s", seconds);
+  std::string text = head;
+  const Bounds& b = p.search.margin;
+  if (b.lower <= b.upper)
+    text += b.exact() ? ": value " + signed_number(b.lower)
+                      : ": value in [" + signed_number(b.lower) + ", " + signed_number(b.upper) + "]";
+  if (p.search.total)
+    text += ", " + std::to_string(p.search.done) + " of " + std::to_string(p.search.total) +
+            " moves valued";
+  if (p.estimate && !b.exact())
+    text += "; estimate " + signed_number(p.estimate->value) +
+            (p.estimate->exact ? " (exact)" : " at depth " + std::to_string(p.estimate->depth));
+  return text;
+}
+
+std::string long_search_warning(const Query& q, int threads) {
+  const double nodes = expected_nodes(q);
+  const double hours = nodes / (kNodesPerThreadSecond * threads) / 3600;
+  if (hours < 1) return "";
+  char text[640], time[64];
+  if (hours < 1e4)
+    std::snprintf(time, sizeof time, "about %.2g hours", hours);
+  else
+    std::snprintf(time, sizeof time, "far more than 10,000 hours");
+  const int above = seeds(q.position.board) - (q.db ? q.db->max_seeds() : 0);
+  std::snprintf(
+      text, sizeof text,
+      "this search will likely take over an hour: the position is %d seeds above %s, and "
+      "searches like it take %s at %.2g nodes/s on %d thread%s (a model of measured "
+      "searches: docs/design.md section 7). "
+      "What helps: a database with more layers (kalah build --max-seeds N; the README lists "
+      "their costs)%s, and --checkpoint DIR, so that a stop loses nothing. Ctrl-C prints the "
+      "bounds and the estimate so far.",
+      above,
+      q.db ? ("the database's " + std::to_string(q.db->max_seeds()) + " layers").c_str()
+           : "any database (there is none)",
+      time, kNodesPerThreadSecond * threads, threads, threads == 1 ? "" : "s",
+      q.ask == Ask::kAnalysis ? ", --value-only (about 5 times less work)" : "");
+  return text;
+}
 
 void print_heading(std::ostream& out, const std::string& title, const Rules& rules,
                    const Position& p) {

@@ -19,6 +19,16 @@ void print_heading(std::ostream& out, const std::string& title, const Rules& rul
 // certificate (with the command that checks it, naming `db_dir`).
 void print_outcome(std::ostream& out, const Outcome& o, const std::string& db_dir = "");
 
+// A search's progress on one line: "12.3 s, 4.1e+07 nodes: value in [-4, +12], 2 of 6 moves
+// valued; estimate +8 at depth 14".
+std::string progress_text(const QueryProgress& p, double seconds);
+
+// A warning for a search that will likely take over an hour on `threads` threads
+// (api/query.h's expected_nodes; a thread searches about kNodesPerThreadSecond a second here),
+// saying what would shorten it; "" for one that will not.
+inline constexpr double kNodesPerThreadSecond = 2e6;
+std::string long_search_warning(const Query& q, int threads);
+
 // What the processes of a search spread over them did (under mpirun).
 void print_processes(std::ostream& out, const FrontierStats& s, double seconds);
 
