@@ -13,6 +13,7 @@
 #include "db/file_names.h"
 #include "solver/notation.h"
 #include "solver/threads.h"
+#include "solver/units.h"
 
 namespace kalah::api {
 namespace {
@@ -41,6 +42,10 @@ Analysis to_public(const std::string& command, const Outcome& o) {
       a.openings.push_back({format_turn(opening.turn), opening.value, opening.swapped});
     a.best_opening = a.openings[o.pie->best].turn;
   }
+  if (o.estimate && !a.exact) {
+    a.estimate = o.estimate->value;
+    a.estimate_depth = o.estimate->depth;
+  }
   a.source = a.exact ? to_string(o.source) : "bounds";
   a.nodes = o.nodes;
   a.probes = o.probes;
@@ -66,6 +71,28 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
   q.db = db;
   q.store = store;
   q.threads = thread_count(o.threads);
+  q.estimate = o.progress || timed;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (o.progress)
+    q.progress = [&](const QueryProgress& now) {
+      Progress p;
+      p.seconds = seconds_since(t0);
+      p.nodes = now.search.nodes;
+      p.lower = now.search.margin.lower;
+      p.upper = now.search.margin.upper;
+      p.done = now.search.done;
+      p.total = now.search.total;
+      if (now.estimate) {
+        p.estimate = now.estimate->value;
+        p.estimate_depth = now.estimate->depth;
+      }
+      p.json = progress_json(command, r, q.position, &now.search,
+                             now.estimate ? &*now.estimate : nullptr)
+                   .add("nodes", p.nodes)
+                   .add("seconds", p.seconds)
+                   .str();
+      o.progress(p);
+    };
   // The caller's flag, looked at every 20 ms, and the timeout stop the query's own.
   StopFlag halt;
   std::optional<Deadline> watch;

@@ -10,19 +10,15 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
-#include <chrono>
-#include <future>
+#include <optional>
+#include <string>
 #include <variant>
 
-namespace py = pybind11;
-namespace api = kalah::api;
+#include "calls.h"
+
+using namespace kalah_python;  // NOLINT: the module's own helpers
 
 namespace {
-
-// The answer's JSON as a dict: the same fields as `kalah solve --json`.
-py::object as_dict(const api::Analysis& a) {
-  return py::module_::import("json").attr("loads")(a.json);
-}
 
 // A rule argument: None takes it from `held` (a Position's or a database's rules) when there
 // are such, else the command line's default. One that contradicts the database is the library's
@@ -47,47 +43,11 @@ py::dict rules_dict(const api::Rules& r) {
   return d;
 }
 
-// None is no limit (the library checks the rest, with the C++ API's one message).
-api::Options options(int threads, bool value_only, const std::optional<double>& timeout,
-                     bool pie) {
-  return {threads, value_only, timeout.value_or(0), pie};
-}
-
 // A position given as text or as a Position (absolute: the side to move is part of the answer).
 using AnyPosition = std::variant<std::string, api::Position>;
 std::string text(const AnyPosition& p) {
   return std::holds_alternative<std::string>(p) ? std::get<std::string>(p)
                                                 : std::get<api::Position>(p).absolute();
-}
-
-// Runs work(stop) on a thread of its own without the GIL, while this thread looks for signals
-// every 50 ms: on Ctrl-C it stops the work and raises KeyboardInterrupt (Python only sees a
-// signal when its own thread asks). Returns the answer's dict.
-template <class Work>
-py::object interruptible(const Work& work) {
-  std::atomic<bool> stop{false};
-  auto task = std::async(std::launch::async, [&] { return work(&stop); });
-  bool interrupted = false;
-  {
-    py::gil_scoped_release release;
-    while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
-      py::gil_scoped_acquire acquire;
-      if (PyErr_CheckSignals() != 0) {
-        interrupted = true;
-        stop = true;
-        break;
-      }
-    }
-    task.wait();
-  }
-  if (interrupted) {
-    try {
-      task.get();  // the bounds proven until the stop: Python's rule is KeyboardInterrupt
-    } catch (const std::exception&) {
-    }
-    throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
-  }
-  return as_dict(task.get());
 }
 
 constexpr const char* kPositionDoc = R"(A position of a game under its rules, for playing games through:
@@ -218,37 +178,47 @@ void bind_functions(py::module_& m) {
   m.def(
       "solve",
       [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
-         const api::Database* db, int threads, bool value_only,
-         const std::optional<double>& timeout, bool pie) {
+         const py::object& db, int threads, bool value_only,
+         const std::optional<double>& timeout, bool pie, const py::object& progress) {
+        const api::Database* given = given_database(db);
         const api::Rules r =
-            rules(pits ? pits : db ? 0 : 6, capture, end, remainder, rules_of(db));
-        const api::Options o = options(threads, value_only, timeout, pie);
+            rules(pits ? pits : given ? 0 : 6, capture, end, remainder, rules_of(given));
+        const api::Database* d = given ? given : database(db, r);
         return interruptible(
-            [&](const std::atomic<bool>* stop) { return api::solve(r, seeds, db, stop, o); });
+            [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
+              return api::solve(r, seeds, d, stop, options(threads, value_only, timeout, pie, sink));
+            },
+            progress);
       },
       py::kw_only(), py::arg("pits") = 0, py::arg("seeds"), py::arg("capture") = py::none(),
-      py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
-      py::arg("threads") = 0, py::arg("value_only") = false, py::arg("timeout") = py::none(),
-      py::arg("pie") = false);
+      py::arg("end") = py::none(), py::arg("remainder") = py::none(),
+      py::arg("db") = py::str("default"), py::arg("threads") = 0, py::arg("value_only") = false,
+      py::arg("timeout") = py::none(), py::arg("pie") = false, py::arg("progress") = py::none());
 
   m.def(
       "analyse",
       [](const AnyPosition& position, int pits, const Rule& capture, const Rule& end,
-         const Rule& remainder, const api::Database* db, int threads, bool value_only,
-         const std::optional<double>& timeout, bool pie) {
+         const Rule& remainder, const py::object& db, int threads, bool value_only,
+         const std::optional<double>& timeout, bool pie, const py::object& progress) {
         // A Position carries its rules (the arguments still override them).
         const auto* p = std::get_if<api::Position>(&position);
+        const api::Database* given = given_database(db);
         const api::Rules r =
-            rules(pits, capture, end, remainder, p ? std::optional(p->rules()) : rules_of(db));
-        const api::Options o = options(threads, value_only, timeout, pie);
+            rules(pits, capture, end, remainder, p ? std::optional(p->rules()) : rules_of(given));
         const std::string t = text(position);
+        // The default database is of the position's pit count.
+        const api::Database* d =
+            given ? given : database(db, api::Position::parse(t, r).rules());
         return interruptible(
-            [&](const std::atomic<bool>* stop) { return api::analyse(r, t, db, stop, o); });
+            [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
+              return api::analyse(r, t, d, stop, options(threads, value_only, timeout, pie, sink));
+            },
+            progress);
       },
       py::arg("position"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = py::none(),
-      py::arg("end") = py::none(), py::arg("remainder") = py::none(), py::arg("db") = nullptr,
-      py::arg("threads") = 0, py::arg("value_only") = false, py::arg("timeout") = py::none(),
-      py::arg("pie") = false);
+      py::arg("end") = py::none(), py::arg("remainder") = py::none(),
+      py::arg("db") = py::str("default"), py::arg("threads") = 0, py::arg("value_only") = false,
+      py::arg("timeout") = py::none(), py::arg("pie") = false, py::arg("progress") = py::none());
 }
 
 void bind_database(py::module_& m) {
@@ -269,14 +239,17 @@ void bind_database(py::module_& m) {
       .def(
           "analyse",
           [](const api::Database& db, const AnyPosition& position, int threads,
-             bool value_only, const std::optional<double>& timeout) {
-            const api::Options o = options(threads, value_only, timeout, false);
+             bool value_only, const std::optional<double>& timeout, const py::object& progress) {
             const std::string t = text(position);
             return interruptible(
-                [&](const std::atomic<bool>* stop) { return db.analyse(t, stop, o); });
+                [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
+                  return db.analyse(t, stop, options(threads, value_only, timeout, false, sink));
+                },
+                progress);
           },
           py::arg("position"), py::kw_only(), py::arg("threads") = 0,
-          py::arg("value_only") = false, py::arg("timeout") = py::none());
+          py::arg("value_only") = false, py::arg("timeout") = py::none(),
+          py::arg("progress") = py::none());
   py::object database = m.attr("Database");
   database.attr("probe") = py::reinterpret_steal<py::object>(
       PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(database.ptr()), &probe_method));

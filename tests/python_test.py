@@ -214,6 +214,52 @@ class Module(unittest.TestCase):
         self.assertEqual(messages, {"timeout must be a number of seconds, 0 or infinity for "
                                     "none"})
 
+    def test_the_default_database_is_the_command_lines(self):
+        # KALAH_DB names this test's database (m = 4, empty capture, up to 10 seeds): solve()
+        # and analyse() end their searches at it, as `kalah solve` does; db=None searches alone,
+        # and other rules find no database there.
+        code = ("import json, kalah; print(json.dumps(["
+                "kalah.solve(pits=4, seeds=3, capture='empty', threads=1)['probes'], "
+                "kalah.solve(pits=4, seeds=3, capture='empty', db=None)['probes'], "
+                "kalah.analyse('0,0,2,1/1,2,0,2/15,14', capture='empty')['source'], "
+                "kalah.solve(pits=4, seeds=3)['probes']]))")
+        env = dict(os.environ, KALAH_DB=self.dir)
+        out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        with_db, alone, source, other_rules = json.loads(out)
+        self.assertGreater(with_db, 0)
+        self.assertEqual((alone, source, other_rules), (0, "database", 0))
+        line = subprocess.run([EXE, "solve", "--pits", "4", "--seeds", "3", "--capture", "empty",
+                               "--threads", "1", "--json"], env=env, check=True,
+                              capture_output=True, text=True)
+        self.assertEqual(json.loads(line.stdout)["probes"], with_db)
+        with self.assertRaisesRegex(ValueError, "db must be a Database, None or 'default'"):
+            kalah.solve(pits=4, seeds=3, db="mine")
+
+    def test_progress_and_an_estimate_at_once(self):
+        reports = []
+        start = time.monotonic()
+        answer = kalah.solve(pits=6, seeds=5, db=None, timeout=1.5,
+                             progress=lambda r: reports.append((time.monotonic() - start, r)))
+        self.assertTrue(answer["interrupted"])
+        estimate = answer["estimate"]
+        self.assertGreater(estimate["depth"], 0)
+        self.assertTrue(answer["lower"] <= estimate["value"] <= answer["upper"], answer)
+        self.assertTrue(reports)
+        first = next(t for t, r in reports if "estimate" in r)
+        self.assertLess(first, 0.5, "the first estimate took too long")
+        for _, r in reports:
+            self.assertTrue(r["running"])
+            if "estimate" in r and "lower" in r:
+                self.assertTrue(r["lower"] <= r["estimate"]["value"] <= r["upper"], r)
+
+        def fail(report):
+            raise RuntimeError("enough")
+        start = time.monotonic()
+        with self.assertRaisesRegex(RuntimeError, "enough"):
+            kalah.solve(pits=6, seeds=5, db=None, progress=fail)
+        self.assertLess(time.monotonic() - start, 5)
+
     def test_the_docstrings_examples(self):
         self.assertEqual(doctest.testmod(kalah).failed, 0)
 

@@ -29,6 +29,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -61,6 +62,17 @@ struct Rules {
   bool operator==(const Rules&) const = default;
 };
 
+// How far a search has come (Options::progress).
+struct Progress {
+  double seconds = 0;          // since the call began
+  uint64_t nodes = 0;          // searched so far
+  int lower = 0, upper = 0;    // proven on the final margin for the player to move
+  int done = 0, total = 0;     // a full analysis: moves valued exactly, of all
+  std::optional<int> estimate;  // the heuristic's estimate of the final margin, within the bounds
+  int estimate_depth = 0;       // the plies it looked ahead
+  std::string json;             // this report as one line of JSON (docs/json.md, "progress")
+};
+
 // How solve() and analyse() work.
 struct Options {
   int threads = 0;          // worker threads of this call (a oneTBB arena); 0 = every core
@@ -69,6 +81,11 @@ struct Options {
                             // and the Analysis holds the bounds proven (exact = false)
   bool pie = false;         // the pie rule: after the mover's first turn the opponent may swap
                             // sides; every opening's value and the best one (Analysis::openings)
+  // Called as a search proves bounds and as its estimate improves, from kalah's threads, one
+  // call at a time; it should return quickly. A search with progress or a timeout also runs the
+  // heuristic search beside it (an estimate within 150 ms), whose last estimate a stopped
+  // Analysis holds.
+  std::function<void(const Progress&)> progress;
 };
 
 // A board for probing inside a search, without text: pits[0..m) are the mover's pits in sowing
@@ -145,6 +162,8 @@ struct Analysis {
   bool exact = true;                   // false when the search was stopped first: the value
   int lower = 0, upper = 0;            //   lies in [lower, upper] (value = lower); else both are it
   std::string stopped;                 // why not exact: "stop" (the flag) or "deadline" (timeout)
+  std::optional<int> estimate;         // not exact, with progress or a timeout: the heuristic's
+  int estimate_depth = 0;              //   estimate of the final margin and its depth
   std::string result;                  // "win", "draw" or "loss"
   bool finished = false;               // the game is already over
   std::vector<Move> moves;             // every legal move, by pit

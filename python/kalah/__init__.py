@@ -22,7 +22,7 @@ Every function releases the GIL while it works.
 """
 from __future__ import annotations
 
-from typing import List, Literal, Optional, TypedDict, Union
+from typing import Callable, List, Literal, Optional, TypedDict, Union
 
 try:
     from typing import Required
@@ -32,8 +32,8 @@ except ImportError:  # Python < 3.11
 from . import _kalah
 from ._kalah import Database, Position, __version__
 
-__all__ = ["Answer", "Database", "Move", "Opening", "Position", "Rules", "__version__",
-           "analyse", "solve"]
+__all__ = ["Answer", "Database", "Estimate", "Move", "Opening", "Position", "Progress", "Rules",
+           "__version__", "analyse", "solve"]
 
 Capture = Literal["standard", "empty"]
 End = Literal["immediate", "on-turn"]
@@ -66,6 +66,33 @@ class Opening(TypedDict):
     value_with_pie: int  # what the opening is worth to the first player: -|value|
 
 
+class Estimate(TypedDict, total=False):
+    """A heuristic search's estimate while nothing is proven (``Answer["estimate"]``,
+    ``Progress["estimate"]``): final margins for the player to move, kept within the bounds
+    proven."""
+    value: Required[int]
+    depth: Required[int]    # plies looked ahead
+    exact: Required[bool]   # the heuristic search reached every game end: the value
+    best: int               # its best pit, 1..m
+    moves: List[dict]       # a full analysis's: each pit with its estimated value
+
+
+class Progress(TypedDict, total=False):
+    """What ``progress=`` is called with while a search works (docs/json.md, "progress")."""
+    running: Required[bool]
+    seconds: Required[float]
+    nodes: Required[int]
+    lower: int              # proven bounds on the final margin
+    upper: int
+    done: int               # a full analysis: moves valued exactly
+    total: int
+    estimate: Estimate
+
+
+ProgressCallback = Callable[[Progress], None]
+DatabaseArgument = Union[Database, None, Literal["default"]]
+
+
 class Answer(TypedDict, total=False):
     """An answer: the JSON object of ``kalah solve --json`` (docs/json.md). A full analysis has
     value, result, board_value, finished, moves and best_line; ``value_only=True`` value and
@@ -93,6 +120,7 @@ class Answer(TypedDict, total=False):
     stopped: str             # why a search ended early: "deadline" (timeout) or "stop"
     lower: int
     upper: int
+    estimate: Estimate       # interrupted, with a timeout or progress: the heuristic's
     source: Required[str]    # "database", "store", "search" or "bounds"
     nodes: Required[int]
     probes: int
@@ -101,17 +129,23 @@ class Answer(TypedDict, total=False):
 
 def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
           end: Optional[End] = None, remainder: Optional[Remainder] = None,
-          db: Optional[Database] = None, threads: int = 0, value_only: bool = False,
-          timeout: Optional[float] = None, pie: bool = False) -> Answer:
+          db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
+          timeout: Optional[float] = None, pie: bool = False,
+          progress: Optional[ProgressCallback] = None) -> Answer:
     """Solves the start of Kalah(pits, seeds): ``kalah solve --seeds N``.
 
     pits, capture, end, remainder: the game; those not given are ``db``'s, else 6 pits and the
     command line's rules (standard capture, immediate end, remainder to its owner). ``db``, a
-    Database of the same rules, ends the search at its layers. threads: 0 (every core) or how
-    many. value_only: the value alone (no moves, no line), far less work in big games. timeout:
-    seconds (None, 0 or inf: no limit; any size is safe); when they run out the answer holds the
-    bounds proven (``interrupted``, ``lower``, ``upper``) instead of a value. pie: the pie rule
-    (the opponent may swap after the first turn): every opening and the best.
+    Database of the same rules, ends the search at its layers; "default" (the default) is the
+    command line's: the database in the default directory ($KALAH_DB, else ~/.cache/kalah/db)
+    when it holds the rules, opened once and kept; None searches without one. threads: 0 (every
+    core) or how many. value_only: the value alone (no moves, no line), far less work in big
+    games. timeout: seconds (None, 0 or inf: no limit; any size is safe); when they run out the
+    answer holds the bounds proven (``interrupted``, ``lower``, ``upper``) and the estimate of a
+    heuristic search (``estimate``) instead of a value. pie: the pie rule (the opponent may swap
+    after the first turn): every opening and the best. progress: called with a
+    :class:`Progress` dict as bounds are proven and the estimate improves (on this thread, at
+    most every 50 ms; an exception it raises stops the search and is raised).
 
     >>> solve(pits=3, seeds=3, capture="empty", value_only=True)["value"]
     2
@@ -121,13 +155,14 @@ def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
     """
     return _kalah.solve(
         pits=pits, seeds=seeds, capture=capture, end=end, remainder=remainder, db=db,
-        threads=threads, value_only=value_only, timeout=timeout, pie=pie)
+        threads=threads, value_only=value_only, timeout=timeout, pie=pie, progress=progress)
 
 
 def analyse(position: Union[str, Position], *, pits: int = 0, capture: Optional[Capture] = None,
             end: Optional[End] = None, remainder: Optional[Remainder] = None,
-            db: Optional[Database] = None, threads: int = 0, value_only: bool = False,
-            timeout: Optional[float] = None, pie: bool = False) -> Answer:
+            db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
+            timeout: Optional[float] = None, pie: bool = False,
+            progress: Optional[ProgressCallback] = None) -> Answer:
     """Every move's value and a best line of any position: from ``db`` when it holds the
     position, else by a search (ending at ``db``). A Position brings its rules; for text the
     rules not given are ``db``'s, else the command line's; rules that contradict ``db`` raise
@@ -140,4 +175,4 @@ def analyse(position: Union[str, Position], *, pits: int = 0, capture: Optional[
     """
     return _kalah.analyse(
         position, pits=pits, capture=capture, end=end, remainder=remainder, db=db,
-        threads=threads, value_only=value_only, timeout=timeout, pie=pie)
+        threads=threads, value_only=value_only, timeout=timeout, pie=pie, progress=progress)

@@ -1,7 +1,7 @@
 # Types of the C++ extension (python/_kalah.cpp); what users call is documented in __init__.py.
 from typing import List, Optional, Tuple, Union
 
-from . import Answer, Capture, End, Remainder, Rules
+from . import (Answer, Capture, DatabaseArgument, End, ProgressCallback, Remainder, Rules)
 
 __version__: str
 
@@ -46,14 +46,17 @@ class Database:
     def rules(self) -> Rules: ...
     def probe(self, position: Union[Position, str]) -> Optional[int]: ...
     def analyse(self, position: Union[Position, str], *, threads: int = 0,
-                value_only: bool = False, timeout: Optional[float] = None) -> Answer: ...
+                value_only: bool = False, timeout: Optional[float] = None,
+                progress: Optional[ProgressCallback] = None) -> Answer: ...
 
 def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
-          end: Optional[End] = None, remainder: Optional[Remainder] = None, db: Optional[Database] = None, threads: int = 0,
+          end: Optional[End] = None, remainder: Optional[Remainder] = None,
+          db: DatabaseArgument = "default", threads: int = 0,
           value_only: bool = False, timeout: Optional[float] = None,
-          pie: bool = False) -> Answer: ...
+          pie: bool = False, progress: Optional[ProgressCallback] = None) -> Answer: ...
 def analyse(position: Union[Position, str], *, pits: int = 0,
             capture: Optional[Capture] = None, end: Optional[End] = None,
             remainder: Optional[Remainder] = None,
-            db: Optional[Database] = None, threads: int = 0, value_only: bool = False,
-            timeout: Optional[float] = None, pie: bool = False) -> Answer: ...
+            db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
+            timeout: Optional[float] = None, pie: bool = False,
+            progress: Optional[ProgressCallback] = None) -> Answer: ...

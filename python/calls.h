@@ -1,0 +1,121 @@
+// calls.h: how the extension (python/_kalah.cpp) runs kalah's searches for Python: off the
+// GIL on a thread of their own, interruptible by Ctrl-C, with progress reports delivered on
+// Python's thread, over the database a `db` argument names.
+#pragma once
+
+#include <kalah/kalah.h>
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace py = pybind11;
+namespace api = kalah::api;
+
+namespace kalah_python {
+
+// The answer's JSON as a dict: the same fields as `kalah solve --json`.
+py::object as_dict(const api::Analysis& a) {
+  return py::module_::import("json").attr("loads")(a.json);
+}
+
+using ProgressSink = std::function<void(const api::Progress&)>;
+
+// None is no limit (the library checks the rest, with the C++ API's one message).
+api::Options options(int threads, bool value_only, const std::optional<double>& timeout,
+                     bool pie, ProgressSink progress) {
+  return {threads, value_only, timeout.value_or(0), pie, std::move(progress)};
+}
+
+// Runs work(stop, progress) on a thread of its own without the GIL, while this thread looks for
+// signals every 50 ms: on Ctrl-C it stops the work and raises KeyboardInterrupt (Python only
+// sees a signal when its own thread asks). Progress reports (the latest one) go to
+// `on_progress` from this thread too, as dicts; an exception it raises stops the work and is
+// raised. Returns the answer's dict.
+template <class Work>
+py::object interruptible(const Work& work, const py::object& on_progress) {
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::optional<std::string> pending;  // the latest report's JSON, under mutex
+  ProgressSink sink;
+  if (!on_progress.is_none())
+    sink = [&](const api::Progress& p) {
+      std::lock_guard lock(mutex);
+      pending = p.json;
+    };
+  auto task = std::async(std::launch::async, [&] { return work(&stop, sink); });
+  bool interrupted = false;
+  std::optional<py::error_already_set> failed;
+  {
+    py::gil_scoped_release release;
+    while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        interrupted = true;
+        stop = true;
+        break;
+      }
+      std::optional<std::string> report;
+      {
+        std::lock_guard lock(mutex);
+        report.swap(pending);
+      }
+      if (!report) continue;
+      try {
+        on_progress(py::module_::import("json").attr("loads")(*report));
+      } catch (py::error_already_set& e) {
+        failed.emplace(std::move(e));
+        stop = true;
+        break;
+      }
+    }
+    task.wait();
+  }
+  if (interrupted || failed) {
+    try {
+      task.get();  // the bounds proven until the stop: Python's rule is to raise
+    } catch (const std::exception&) {
+    }
+    if (failed) throw std::move(*failed);
+    throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
+  }
+  return as_dict(task.get());
+}
+
+// The `db` argument when it is a Database, else null.
+const api::Database* given_database(const py::object& db) {
+  if (db.is_none() || py::isinstance<py::str>(db)) return nullptr;
+  return db.cast<const api::Database*>();
+}
+
+// The `db` argument: a Database, None (search alone) or "default": the default directory's
+// database of these rules when it holds them (as the command line does), else none. Opened once
+// a process and kept.
+const api::Database* database(const py::object& db, const api::Rules& rules) {
+  if (db.is_none()) return nullptr;
+  if (!py::isinstance<py::str>(db)) return db.cast<const api::Database*>();
+  if (db.cast<std::string>() != "default")
+    throw py::value_error("db must be a Database, None or 'default', not '" +
+                          db.cast<std::string>() + "'");
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<api::Database>> opened;
+  const std::string key = std::to_string(rules.pits) + rules.capture + rules.end + rules.remainder;
+  py::gil_scoped_release release;  // opening may write decoded copies for seconds
+  std::lock_guard lock(mutex);
+  if (const auto it = opened.find(key); it != opened.end()) return it->second.get();
+  try {
+    auto d = std::make_unique<api::Database>(api::default_directory(), rules);
+    return (opened[key] = std::move(d)).get();
+  } catch (const std::invalid_argument&) {  // no layers of these rules there (or no directory)
+    return nullptr;
+  }
+}
+
+}  // namespace kalah_python
