@@ -50,13 +50,14 @@ def sample(rng, seeds, capture, count, lo, hi):
 
 
 class Server:
-    """`kalah serve` on a free loopback port with no database and the given threads."""
+    """`kalah serve` on a free loopback port with the given threads and database directory (by
+    default an empty one: no database)."""
 
-    def __init__(self, kalah_bin, threads):
-        self.empty = tempfile.mkdtemp(prefix="kalah-strength-")
+    def __init__(self, kalah_bin, threads, db=None):
+        self.empty = None if db else tempfile.mkdtemp(prefix="kalah-strength-")
         self.proc = subprocess.Popen(
-            [kalah_bin, "serve", "--db", self.empty, "--port", "0", "--threads", str(threads),
-             "--json", "--no-store", "--max-budget-ms", "600000"],
+            [kalah_bin, "serve", "--db", db or self.empty, "--port", "0", "--threads",
+             str(threads), "--json", "--no-store", "--max-budget-ms", "600000"],
             stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         try:
@@ -77,7 +78,8 @@ class Server:
     def close(self):
         self.proc.send_signal(signal.SIGTERM)
         self.proc.wait()
-        os.rmdir(self.empty)
+        if self.empty:
+            os.rmdir(self.empty)
 
 
 def judge(db, position):

@@ -98,6 +98,21 @@ class Kgp(unittest.TestCase):
         s.send("goodbye")
         self.assertEqual(s.finish()[0], 0)
 
+    def test_a_12_pit_board_gets_an_estimated_move_at_once(self):
+        s = Server("--no-db", "--time", "30")
+        s.greet()
+        cid = s.send("state <12,0,0," + ",".join(["12"] * 24) + ">")
+        start = time.time()
+        while not (m := re.fullmatch(rf"@{cid} move (\d+)", s.read(5))):
+            pass
+        waited = time.time() - start
+        print(f"first move {waited * 1000:.0f} ms after a 12 x 12 board", file=sys.stderr)
+        self.assertLess(waited, 1.0)
+        self.assertIn(int(m.group(1)), range(1, 13))
+        s.send(f"@{cid} stop", with_id=True)
+        s.send("goodbye")
+        self.assertEqual(s.finish()[0], 0)
+
     def test_a_board_the_database_cannot_serve_is_searched_without_it(self):
         s = Server("--db", self.db, "--time", "2")  # pits 4 only
         s.greet()

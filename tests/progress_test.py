@@ -1,0 +1,89 @@
+"""`kalah solve`'s progress (ctest: progress_test): lines with --progress, JSON lines with
+--progress --json, a line rewritten in place on a terminal (a pseudo-terminal here), the warning
+before a search that cannot end soon, and Ctrl-C's report of the bounds with the estimate. The
+search is Kalah(6,4) with no database, stopped after a few seconds.
+
+usage: python3 progress_test.py KALAH_EXECUTABLE
+"""
+import json
+import os
+import pty
+import re
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+EXE = sys.argv.pop(1)
+SOLVE = [EXE, "solve", "--seeds", "4", "--no-db", "--no-store", "--threads", "1"]
+
+
+def interrupted(args, seconds=2.5):
+    """Runs args, Ctrl-C after `seconds`; returns (exit status, stdout, stderr)."""
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(seconds)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    return p.returncode, out, err
+
+
+class Progress(unittest.TestCase):
+    def test_progress_lines(self):
+        code, out, err = interrupted(SOLVE + ["--progress"])
+        self.assertEqual(code, 130, err)
+        lines = err.splitlines()
+        self.assertIn("will likely take over an hour", lines[0])
+        self.assertIn("--value-only", lines[0])
+        progress = [l for l in lines[1:] if re.match(r"\s*\d+\.\d s", l)]
+        self.assertGreaterEqual(len(progress), 2, err)
+        self.assertRegex(progress[-1], r"\d+\.\d s, [\d.e+]+ nodes: value in \[-?\d+, \+?\d+\], "
+                                       r"\d of 6 moves valued; estimate [+-]?\d+ at depth \d+")
+        self.assertRegex(out, r"interrupted after \d+ nodes, .*: the value for South lies in")
+        self.assertRegex(out, r"estimate: [+-]?\d+ \(a heuristic search \d+ plies deep, "
+                              r"best pit \d\)")
+
+    def test_progress_json_lines(self):
+        code, out, err = interrupted(SOLVE + ["--progress", "--json"])
+        self.assertEqual(code, 130, err)
+        reports = [json.loads(l) for l in err.splitlines() if l.startswith("{")]
+        self.assertGreaterEqual(len(reports), 2, err)
+        last = reports[-1]
+        for key in ("running", "estimate", "lower", "upper", "done", "total", "moves", "nodes",
+                    "seconds"):
+            self.assertIn(key, last)
+        self.assertTrue(last["lower"] <= last["estimate"]["value"] <= last["upper"], last)
+        self.assertEqual([r["seconds"] for r in reports], sorted(r["seconds"] for r in reports))
+        answer = json.loads(out)
+        self.assertTrue(answer["interrupted"])
+        self.assertTrue(answer["lower"] <= answer["estimate"]["value"] <= answer["upper"], answer)
+
+    def test_a_terminal_gets_one_line_rewritten_in_place(self):
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(EXE, SOLVE)
+        output, start, sent = b"", time.monotonic(), False
+        while True:
+            if not sent and time.monotonic() - start > 2.5:
+                os.kill(pid, signal.SIGINT)
+                sent = True
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            output += chunk
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 130)
+        text = output.decode()
+        # Updates overwrite each other: a carriage return, the text, erase to the end of the line
+        # (a terminal's newlines are "\r\n" too: those do not count).
+        updates = re.findall(r"\r([^\r\n]+)\x1b\[K", text)
+        self.assertGreaterEqual(len(updates), 2, repr(text))
+        self.assertRegex(updates[-1], r"estimate [+-]?\d+ at depth \d+")
+        self.assertIn("the value for South lies in", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
