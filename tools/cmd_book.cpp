@@ -13,6 +13,7 @@
 #include "solver/units.h"
 #include "tools/cli.h"
 #include "tools/game_options.h"
+#include "tools/report.h"
 
 namespace kalah {
 namespace {
@@ -135,6 +136,7 @@ int build_book(const BookOptions& o, const Game& game) {
   const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
   BookCounts n;
   n.positions = entries.size();
+  ProgressLine line;  // a position's search, on a terminal
   for (size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     const char* what;
@@ -151,7 +153,12 @@ int build_book(const BookOptions& o, const Game& game) {
         q.rules = game.rules;
         q.position = e.position;
         tables.serve(q);
+        char index[48];
+        std::snprintf(index, sizeof index, "[%zu/%zu] ", i + 1, entries.size());
+        show_progress(q, line,
+                      index + (e.record.empty() ? "(start)" : format_record(e.record)) + ": ");
         const Outcome out = run(q);
+        line.clear();
         s = StoredAnswer{*out.analysis, out.nodes, out.seconds, false};
         n.nodes += out.nodes;
       }

@@ -62,7 +62,10 @@ class Querier {
                        " seeds on the pits; the database holds up to " +
                        std::to_string(q.db->max_seeds()) + " (add --search to solve it by search)");
     // Above the database: on all cores, as `solve` does, the database ending the search.
+    ProgressLine line;
+    show_progress(q, line);
     const Outcome out = run(q);
+    line.clear();
     if (o_.json) {
       std::cout << outcome_json("query", out).str() << "\n";
     } else {

@@ -1,6 +1,7 @@
 // report.cpp: the text form of an answer (the JSON form is api/outcome_json.cpp).
 #include "tools/report.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -118,6 +119,14 @@ std::string progress_text(const QueryProgress& p, double seconds) {
     text += "; estimate " + signed_number(p.estimate->value) +
             (p.estimate->exact ? " (exact)" : " at depth " + std::to_string(p.estimate->depth));
   return text;
+}
+
+void show_progress(Query& q, ProgressLine& line, const std::string& prefix) {
+  q.estimate = line.live();
+  if (!line.live()) return;
+  q.progress = [&line, prefix, start = std::chrono::steady_clock::now()](const QueryProgress& p) {
+    line.show(prefix + progress_text(p, seconds_since(start)));
+  };
 }
 
 std::string long_search_warning(const Query& q, int threads) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api/query.h"
+#include "tools/progress_line.h"
 
 namespace kalah {
 
@@ -22,6 +23,10 @@ void print_outcome(std::ostream& out, const Outcome& o, const std::string& db_di
 // A search's progress on one line: "12.3 s, 4.1e+07 nodes: value in [-4, +12], 2 of 6 moves
 // valued; estimate +8 at depth 14".
 std::string progress_text(const QueryProgress& p, double seconds);
+
+// Shows q's progress on `line` (`prefix`, then progress_text) while it runs, with the estimate of
+// a heuristic search beside it when the line is live (query --search, book build).
+void show_progress(Query& q, ProgressLine& line, const std::string& prefix = "");
 
 // A warning for a search that will likely take over an hour on `threads` threads
 // (api/query.h's expected_nodes; a thread searches about kNodesPerThreadSecond a second here),
