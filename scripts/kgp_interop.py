@@ -6,7 +6,8 @@ timeout, `kalah kgp` connects and plays the games the server schedules (against 
 --minutes, and then the server's own record (its SQLite database) is read: per board, the states
 kalah was sent (moves the server asked for; single-move positions it plays itself), the moves of
 kalah's the server used, the moves it substituted ("[random move]" when no move of kalah's was
-registered in time, "[overload move]"), the errors the server reported to kalah, and each game's
+registered in time, "[overload move]"), the errors the server reported to kalah (apart from the
+early moves it refused, counted on their own), and each game's
 result and final margin, replayed from the recorded moves. A game kalah lost is replayed with
 `kalah solve` (within --judge-seconds a position) on boards of up to 8 pits: every position kalah moved
 from is valued, and the first move that lost a won or drawn position is named.
@@ -141,16 +142,22 @@ def report(args, size, init, dbfile, client_log):
         results.append(margin)
         if margin < 0:
             lost.append((gid, before, moves, mine, my_side))
-    errors = sum(1 for line in open(client_log) if "the server says" in line)
+    said = [line for line in open(client_log) if "the server says" in line]
+    # go-kgp's race: a move that arrives before it registered the board is refused; kalah sends
+    # its final move again before yielding, so these cost nothing (design §9).
+    refused = sum("No state associated with id" in line for line in said)
+    errors = len(said) - refused
     wins = sum(1 for m in results if m > 0)
     draws = results.count(0)
     print(f"Kalah({size},{init}): {len(results)} games ({wins} won, {draws} drawn, "
           f"{len(results) - wins - draws} lost; margins {sorted(results)}), {states} states, "
-          f"{used} of kalah's moves used, {substituted} substituted, {errors} errors", flush=True)
+          f"{used} of kalah's moves used, {substituted} substituted, {errors} errors "
+          f"({refused} early moves refused and sent again)", flush=True)
     if args.json:
         print(json.dumps({"board": [size, init], "games": len(results), "won": wins,
                           "drawn": draws, "margins": results, "states": states, "used": used,
-                          "substituted": substituted, "errors": errors}))
+                          "substituted": substituted, "errors": errors,
+                          "refused": refused}))
     for gid, before, moves, mine, my_side in lost:
         if size > 8:
             print(f"  game {gid} lost: boards of {size} pits are beyond kalah's search; not judged")
