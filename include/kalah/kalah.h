@@ -85,7 +85,7 @@ struct Options {
   // call at a time; it should return quickly. A search with progress or a timeout also runs the
   // heuristic search beside it (an estimate within 150 ms), whose last estimate a stopped
   // Analysis holds.
-  std::function<void(const Progress&)> progress;
+  std::function<void(const Progress&)> progress = {};
 };
 
 // A board for probing inside a search, without text: pits[0..m) are the mover's pits in sowing
