@@ -1,7 +1,8 @@
 """`kalah play` in a terminal (ctest: play_test): under tmux, scripted keys play whole games of
 Kalah(4,3) against kalah, choosing among the legal pits the prompt lists; kalah, who holds the
 won side, never ends with less than the start's value (+6, as `kalah solve` says); hint and undo
-work; bad keys get a line and the prompt again; the record it prints replays to the end.
+work; bad keys get a line and the prompt again; the record it prints replays to the end; a whole
+turn typed as 2-3 is played, and extra turns, captures and the final sweep are said.
 
 usage: python3 play_test.py KALAH_EXECUTABLE
 """
@@ -135,8 +136,8 @@ class Play(unittest.TestCase):
         term.wait_for(r"'-1' is not a pit" + expected)
         term.keys("\x1b[2Jx")  # an escape sequence comes back escaped, not played on the screen
         term.wait_for(r"'\\x1b\[2Jx' is not a pit" + expected)
-        term.keys("2-3")
-        term.wait_for(r"'2-3': one pit at a time" + expected)
+        term.keys("1-2")  # pit 1 ends the turn: nothing is played
+        term.wait_for(r"1 ends the turn: '1-2' cannot be played" + expected)
         # Pit 4 passes the turn: kalah answers, then the prompt is South's again.
         term.keys("4")
         term.wait_for(r"kalah \(North\) plays \d")
@@ -152,6 +153,36 @@ class Play(unittest.TestCase):
         _, text = term.wait_for(r"\[exited 0\]")
         self.assertIn("record: \n", text)
 
+    def test_a_whole_turn_is_typed_at_once(self):
+        # Kalah(4,3): pit 2 ends in the store (an extra turn), then pit 3.
+        self.term = Terminal(["--pits", "4", "--seeds", "3", "--time", "1"])
+        self.term.wait_for(PROMPT)
+        self.term.keys("2-3")
+        self.term.wait_for(r"you play 2: extra turn\n(.|\n)*you play 3\n")
+        self.term.wait_for(r"kalah \(North\) plays \d")
+        self.term.keys("q")
+        _, text = self.term.wait_for(r"\[exited 0\]")
+        self.assertRegex(text, r"record: S:2-3 N:")
+
+    def test_a_capture_is_said(self):
+        # Pit 1's seed ends in empty pit 2, opposite North's 5: it captures 6.
+        self.term = Terminal(["--pits", "4", "--no-db", "1,0,3,3/2,2,5,2/0,0"])
+        self.term.wait_for(PROMPT)
+        self.term.keys("1")
+        self.term.wait_for(r"you play 1: captures 6\n")
+        self.term.keys("q")
+        self.term.wait_for(r"\[exited 0\]")
+
+    def test_the_final_sweep_is_said(self):
+        # Pit 4's seed ends in the store and empties South's row: no extra turn, the game is
+        # over and North's 8 seeds go to North.
+        self.term = Terminal(["--pits", "4", "--no-db", "0,0,0,1/2,2,2,2/5,5"])
+        self.term.wait_for(PROMPT)
+        self.term.keys("4")
+        _, text = self.term.wait_for(r"\[exited 0\]")
+        self.assertIn("you play 4\n", text)
+        self.assertIn("the seeds left on the board go to their owners: South's row 0, North's "
+                      "row 8\ngame over: South 6, North 13: North (kalah) wins by 7", text)
 
 if __name__ == "__main__":
     if not shutil.which("tmux"):

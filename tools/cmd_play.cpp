@@ -27,7 +27,8 @@ constexpr CommandHelp kHelp = {
     "           [--time SECONDS] [--db DIR | --no-db]",
     "Plays a game against kalah in the terminal, by default Kalah(6,4). You play South, who\n"
     "moves first from the start (--side N: North). Type a pit number, 1..M in your sowing order\n"
-    "as the board shows it, to sow that pit; h for a hint (the best move kalah finds for you),\n"
+    "as the board shows it, to sow that pit, or a whole turn such as 3-6 (each pit but the last\n"
+    "must give an extra turn); every move says when it captures or gives an extra turn; h for a hint (the best move kalah finds for you),\n"
     "u to take back your last move, q to stop. kalah plays perfectly where it proves a move's\n"
     "value within --time seconds (always inside the database, and in small games); otherwise it\n"
     "plays the best move of a search bounded by that time and says so. At the end it prints the\n"
@@ -100,9 +101,22 @@ class Match {
     for (const auto& [side, pit] : plies_) record_ply(turns, side, pit);
     return turns;
   }
-  void play(int pit) {
+  // Plays `pit` for the side to move and says what the move did beyond sowing: "extra turn",
+  // "captures N" (the seeds taken, the capturing seed included).
+  std::string play(int pit) {
+    const int m = game_.rules.pits;
+    const int sown = now().board.pits[pit];
+    MoveResult r;
     plies_.push_back({now().mover, pit});
-    positions_.push_back(apply(game_.rules, now(), pit));
+    positions_.push_back(apply(game_.rules, now(), pit, &r));
+    // The seeds sown into the store: every (2m+1)-th from pit's own distance to it (design §1).
+    const int to_store = m - pit, lap = 2 * m + 1;
+    const int sown_in = sown < to_store ? 0 : (sown - to_store) / lap + 1;
+    std::string said;
+    if (r.capture) said = "captures " + std::to_string(r.gain - sown_in);
+    if (r.extra_turn && !is_terminal(game_.rules, now().board))
+      said += std::string(said.empty() ? "" : ", ") + "extra turn";
+    return said;
   }
 
   // What a choice for `side` tells, and how far it can be trusted.
@@ -137,9 +151,9 @@ class Match {
     const Side me = now().mover;
     std::cout << "kalah is thinking..." << std::flush;
     const MoveChoice c = choose();
-    std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1 << " (" << verdict(me, c)
-              << ")\n";
-    play(c.pit);
+    std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1;
+    const std::string said = play(c.pit);
+    std::cout << (said.empty() ? "" : ": " + said) << " (" << verdict(me, c) << ")\n";
   }
 
   // Reads the user's command; false to stop (q or end of input).
@@ -170,17 +184,22 @@ class Match {
         continue;
       }
       if (word.empty()) continue;  // an empty line: ask again
-      const int pit = pit_of(word);
-      if (pit >= 0) {
-        play(pit);
-        return true;
+      const std::vector<int> turn = turn_of(word);
+      for (size_t i = 0; i < turn.size(); ++i) {
+        const std::string said = play(turn[i]);
+        std::cout << "you play " << turn[i] + 1 << (said.empty() ? "" : ": " + said) << "\n";
+        // Between the pits of a typed turn the board is shown as after any extra turn.
+        if (i + 1 < turn.size())
+          std::cout << "\n" << draw(now(), game_.rules.pits, user_, label(other(user_)), label(user_));
       }
+      if (!turn.empty()) return true;
     }
   }
 
-  // The pit `word` names (0-based), or -1 after saying why it names none: the input shown
-  // escaped and cut short (it may hold control bytes), and what was expected.
-  int pit_of(const std::string& word) const {
+  // The pits (0-based) of the turn `word` names, "3" or a whole turn "3-6" whose every pit but
+  // the last gives an extra turn; none after saying why: the input shown escaped and cut short
+  // (it may hold control bytes), and what was expected.
+  std::vector<int> turn_of(const std::string& word) const {
     std::string shown = printable_input(word, 20);
     shown.insert(shown.begin(), '\'');  // not "'" + ...: GCC 12 warns falsely (-Wrestrict)
     shown += '\'';
@@ -191,19 +210,39 @@ class Match {
       legal += std::to_string(pit + 1);
     }
     const std::string expected = "type a pit with seeds (" + legal + "), h, u or q";
+    std::vector<int> pits;
     try {
-      const std::vector<int> pits = parse_turn(word, game_.rules.pits, shown);
-      if (pits.size() != 1) {
-        std::cout << shown << ": one pit at a time; " << expected << "\n";
-      } else if (now().board.pits[pits[0]] == 0) {
-        std::cout << "pit " << pits[0] + 1 << " is empty; " << expected << "\n";
-      } else {
-        return pits[0];
-      }
+      pits = parse_turn(word, game_.rules.pits, shown);
     } catch (const std::invalid_argument&) {
       std::cout << shown << " is not a pit; " << expected << "\n";
+      return {};
     }
-    return -1;
+    // Checked on a copy, so that a turn that cannot be played leaves the game as it was.
+    Position p = now();
+    for (size_t i = 0; i < pits.size(); ++i) {
+      if (p.board.pits[pits[i]] == 0) {
+        std::cout << "pit " << pits[i] + 1 << " is empty"
+                  << (i ? " after " + format_turn(pits, i) : "") << "; " << expected << "\n";
+        return {};
+      }
+      MoveResult r;
+      p = apply(game_.rules, p, pits[i], &r);
+      if (i + 1 < pits.size() && (!r.extra_turn || is_terminal(game_.rules, p.board))) {
+        std::cout << format_turn(pits, i + 1) << " ends the turn: " << shown
+                  << " cannot be played; " << expected << "\n";
+        return {};
+      }
+    }
+    return pits;
+  }
+  // The first n pits of a turn as the record writes them, "3-6".
+  static std::string format_turn(const std::vector<int>& pits, size_t n) {
+    std::string text;
+    for (size_t i = 0; i < n; ++i) {
+      if (i) text += '-';
+      text += std::to_string(pits[i] + 1);
+    }
+    return text;
   }
 
   // Takes back the user's last pit and kalah's answers to it.
@@ -218,10 +257,20 @@ class Match {
 
   void print_result() const {
     const Position& p = now();
+    const int m = game_.rules.pits;
     const bool keep = game_.rules.remainder == Remainder::kOwner;
-    const int mover = p.mover_store + (keep ? mover_seeds(p.board, game_.rules.pits) : 0);
-    const int opponent = p.opponent_store + (keep ? opponent_seeds(p.board, game_.rules.pits) : 0);
-    const int south = p.mover == Side::kSouth ? mover : opponent;
+    const int left_mover = mover_seeds(p.board, m), left_opponent = opponent_seeds(p.board, m);
+    const bool south_moves = p.mover == Side::kSouth;
+    // The sweep: the seeds left on each row go to its owner (or out of the game).
+    if (left_mover + left_opponent) {
+      const int left_south = south_moves ? left_mover : left_opponent;
+      const int left_north = left_mover + left_opponent - left_south;
+      std::cout << "the seeds left on the board " << (keep ? "go to their owners" : "are discarded")
+                << ": South's row " << left_south << ", North's row " << left_north << "\n";
+    }
+    const int mover = p.mover_store + (keep ? left_mover : 0);
+    const int opponent = p.opponent_store + (keep ? left_opponent : 0);
+    const int south = south_moves ? mover : opponent;
     const int north = mover + opponent - south;
     std::cout << "game over: South " << south << ", North " << north << ": ";
     if (south == north)
