@@ -111,7 +111,7 @@ class Book(unittest.TestCase):
                               (["book", "burn"], "no book action 'burn'"),
                               (["book", "build", "--seeds", "3", "--pits", "4"], "give --plies"),
                               (["book", "build", "--seeds", "3", "--pits", "4", "--plies", "2",
-                                "--no-db"], "kept beside a database"),
+                                "--no-db"], "unrecognised option '--no-db'"),
                               (["book", "build", "--seeds", "3", "--pits", "5", "--plies", "2",
                                 "--db", self.db], "")]:
             r = subprocess.run([EXE, *args], capture_output=True, text=True, env=self.env)

@@ -16,25 +16,25 @@ import time
 import unittest
 
 EXE = sys.argv.pop(1)
-SOCKET = f"kalah-play-test-{random.getrandbits(32):08x}"  # a tmux server of our own
-
-
-def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, *args], check=True, capture_output=True,
-                          text=True).stdout
 
 
 class Terminal:
-    """One `kalah play` in a detached tmux window, read as the user sees it."""
+    """One `kalah play` in a detached tmux window, read as the user sees it. Each has a tmux
+    server of its own: a new session on a server just killed can fail while it exits."""
 
     def __init__(self, args):
+        self.socket = f"kalah-play-test-{random.getrandbits(32):08x}"
         command = " ".join([EXE, "play", *args])
-        tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", "play",
-             f"KALAH_DB=/nonexistent {command}; echo '[exited '$?']'; sleep 600")
-        tmux("set-option", "-t", "play", "history-limit", "20000")
+        self.tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", "play",
+                  f"KALAH_DB=/nonexistent {command}; echo '[exited '$?']'; sleep 600")
+        self.tmux("set-option", "-t", "play", "history-limit", "20000")
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True,
+                              capture_output=True, text=True).stdout
 
     def screen(self):
-        return tmux("capture-pane", "-p", "-J", "-t", "play", "-S", "-20000")
+        return self.tmux("capture-pane", "-p", "-J", "-t", "play", "-S", "-20000")
 
     def wait_for(self, pattern, after=0, timeout=30):
         deadline = time.time() + timeout
@@ -47,11 +47,11 @@ class Terminal:
         raise AssertionError(f"no {pattern!r} within {timeout} s; the screen:\n{self.screen()}")
 
     def keys(self, text):
-        tmux("send-keys", "-t", "play", "-l", "--", text)
-        tmux("send-keys", "-t", "play", "Enter")
+        self.tmux("send-keys", "-t", "play", "-l", "--", text)
+        self.tmux("send-keys", "-t", "play", "Enter")
 
     def close(self):
-        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
 PROMPT = r"your move, (South|North): pit([ 0-9]*); h hint, u undo, q quit > "

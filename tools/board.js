@@ -201,7 +201,8 @@ function showAnswer() {
     $("line").appendChild(li);
   });
   $("source").textContent = `from the ${a.source}${a.cached ? " (cached)" : ""}: ` +
-    `${a.nodes} ${a.source === "database" ? "look-ups" : "nodes"}, ${a.seconds.toFixed(3)} s`;
+    `${a.nodes} ${a.source === "database" ? "look-up" : "node"}${a.nodes === 1 ? "" : "s"}, ` +
+    `${a.seconds.toFixed(3)} s`;
 }
 
 function showHistory() {

@@ -115,22 +115,22 @@ void print_summary(const BookOptions& o, const Game& game, const BookCounts& n,
               << std::endl;
   else
     std::printf(
-        "book of %s within %d %s: %zu positions (%d analysed, %d kept from before, %d in the "
-        "database), %.1f s; the store holds %llu book positions (%s) in %s\n",
-        game.title.c_str(), o.plies, o.plies == 1 ? "ply" : "plies", n.positions, n.analysed,
-        n.kept, n.in_database, n.seconds, static_cast<unsigned long long>(c.book),
+        "book of %s within %d %s: %zu position%s (%d analysed, %d kept from before, %d in the "
+        "database), %.1f s; the store holds %llu book position%s (%s) in %s\n",
+        game.title.c_str(), o.plies, o.plies == 1 ? "ply" : "plies", n.positions,
+        n.positions == 1 ? "" : "s", n.analysed, n.kept, n.in_database, n.seconds,
+        static_cast<unsigned long long>(c.book), c.book == 1 ? "" : "s",
         human_bytes(c.book_bytes).c_str(), store.dir().c_str());
 }
 
 int build_book(const BookOptions& o, const Game& game) {
-  if (o.game.tables.no_db) throw UsageError("the book is kept beside a database: give --db or none");
   const Tablebase tables = open_tablebase(o.game.tables, game.rules);
   if (!tables.db)
     throw UsageError("no database of " + describe(game.rules) + " with " +
                      std::to_string(game.rules.pits) + " pits in " +
                      (o.game.tables.db.empty() ? default_database_dir() : o.game.tables.db) +
                      " to keep the book beside: build it first (kalah build)");
-  if (!tables.store) throw UsageError("the book is kept in the answer store, which is off (--no-store or KALAH_STORE=off)");
+  if (!tables.store) throw UsageError("the book is kept in the answer store, which is off (KALAH_STORE=off)");
   AnswerStore& store = *tables.store;
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
@@ -180,7 +180,7 @@ int build_book(const BookOptions& o, const Game& game) {
 int cmd_book(const std::vector<std::string>& args, bool check_only) {
   BookOptions o;
   po::options_description desc("options");
-  add_game_options(desc, o.game);
+  add_game_options(desc, o.game, false);
   desc.add_options()("plies", po::value(&o.plies)->value_name("K"),
                      "every position within K plies (pits played) of the start")(
       "json", po::bool_switch(&o.json), "one JSON object per position, then a summary");

@@ -69,7 +69,8 @@ class Querier {
     if (o_.json) {
       std::cout << outcome_json("query", out).str() << "\n";
     } else {
-      print_heading(std::cout, o_.moves.empty() ? "position" : "position after " + o_.moves, rules,
+      const std::string title = "a position of " + std::to_string(rules.pits) + "-pit Kalah";
+      print_heading(std::cout, o_.moves.empty() ? title : title + " after " + o_.moves, rules,
                     p);
       print_outcome(std::cout, out);
     }

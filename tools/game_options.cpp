@@ -18,7 +18,7 @@ void add_database_options(po::options_description& desc, DatabaseOptions& o,
           .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database");
 }
 
-void add_game_options(po::options_description& desc, GameOptions& o) {
+void add_game_options(po::options_description& desc, GameOptions& o, bool without_db) {
   desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
                      "pits per row, 1..8 (default 6; must agree with a given position)")(
       "seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")(
@@ -26,11 +26,16 @@ void add_game_options(po::options_description& desc, GameOptions& o) {
       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
       "moves", po::value(&o.moves)->value_name("RECORD"),
       "play a game record first, e.g. 'S:3-6 N:2-1' (turns of pits, as 'kalah play' prints)");
-  add_database_options(desc, o.tables);
-  desc.add_options()(
-      "no-store", po::bool_switch(&o.tables.no_store),
-      "search even what the database's answer store holds (for measuring; KALAH_STORE=off in "
-      "the environment does the same for every command)");
+  if (without_db) {
+    add_database_options(desc, o.tables);
+    desc.add_options()(
+        "no-store", po::bool_switch(&o.tables.no_store),
+        "search even what the database's answer store holds (for measuring; KALAH_STORE=off in "
+        "the environment does the same for every command)");
+  } else {
+    desc.add_options()("db", po::value(&o.tables.db)->value_name("DIR"),
+                       ("database directory (default " + default_database_dir() + ")").c_str());
+  }
   add_rule_options(desc, o.rule_flags);
 }
 
@@ -46,7 +51,7 @@ Game resolve_game(const GameOptions& o, int default_seeds) {
     const ParsedPosition parsed = parse_position(o.position, pits_given ? o.pits : 0);
     m = parsed.pits;
     g.start = parsed.position;
-    g.title = "position";
+    g.title = "a position of " + std::to_string(m) + "-pit Kalah";
   } else {
     const int n = o.seeds >= 0 ? o.seeds : default_seeds;
     if (n < 0) throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");

@@ -37,8 +37,9 @@ struct GameOptions {
   DatabaseOptions tables;
 };
 
-// --pits, --seeds, --position, --moves, the rule flags and the database options.
-void add_game_options(po::options_description& desc, GameOptions& o);
+// --pits, --seeds, --position, --moves, the rule flags and the database options (--db alone for a
+// command that needs the database and its store: `book`).
+void add_game_options(po::options_description& desc, GameOptions& o, bool without_db = true);
 
 struct Game {
   Rules rules;
