@@ -15,7 +15,6 @@ summary.
 """
 import argparse
 import json
-import os
 import random
 import re
 import statistics
@@ -133,7 +132,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kalah", required=True)
     ap.add_argument("--cmancala", required=True, help="CMancala's Mancala binary")
-    ap.add_argument("--db", help="kalah's database directory (default: kalah's default)")
+    ap.add_argument("--db", default="default",
+                    help="kalah's database directory (default: kalah's default)")
     ap.add_argument("--seeds", type=int, default=6, help="a pit at the start")
     ap.add_argument("--openings", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=1.0, help="a move, for each program")
@@ -142,8 +142,6 @@ def main():
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    args.db = args.db or os.environ.get("KALAH_DB") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "kalah", "db")
     rng = random.Random(args.seed)
     openings = [opening(rng, args.seeds) for _ in range(args.openings)]
     servers = [Server(args.kalah, 1, args.db) for _ in range(args.parallel)]

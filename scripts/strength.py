@@ -50,14 +50,15 @@ def sample(rng, seeds, capture, count, lo, hi):
 
 
 class Server:
-    """`kalah serve` on a free loopback port with the given threads and database directory (by
-    default an empty one: no database)."""
+    """`kalah serve` on a free loopback port with the given threads and database directory:
+    None, an empty one (no database); "default", kalah's own default directory."""
 
     def __init__(self, kalah_bin, threads, db=None):
         self.empty = None if db else tempfile.mkdtemp(prefix="kalah-strength-")
+        tables = [] if db == "default" else ["--db", db or self.empty]
         self.proc = subprocess.Popen(
-            [kalah_bin, "serve", "--db", db or self.empty, "--port", "0", "--threads",
-             str(threads), "--json", "--no-store", "--max-budget-ms", "600000"],
+            [kalah_bin, "serve", *tables, "--port", "0", "--threads", str(threads), "--json",
+             "--no-store", "--max-budget-ms", "600000"],
             stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         try:

@@ -58,10 +58,10 @@ def by_serve(url, p, run):
     return waited
 
 
-def by_cli(db, p):
+def by_cli(tables, p):
     t0 = time.monotonic()
     # The database serves its own pit count; other boards are searched without one.
-    tables = ["--db", db] if p.pits == 6 else ["--no-db"]
+    tables = tables if p.pits == 6 else ["--no-db"]
     proc = subprocess.Popen([KALAH, "solve", *tables, "--no-store", "--progress", "--json",
                              "--pits", str(p.pits), "--position", p.absolute],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -87,18 +87,17 @@ def by_python(p):
 
 
 def main():
-    db = sys.argv[1] if len(sys.argv) > 1 else None
-    db = db or os.environ.get("KALAH_DB") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "kalah", "db")
-    server = subprocess.Popen([KALAH, "serve", "--db", db, "--port", "0", "--json", "--no-store"],
+    # Without a directory, kalah's own default (KALAH_DB, else ~/.cache/kalah/db).
+    tables = ["--db", sys.argv[1]] if len(sys.argv) > 1 else []
+    server = subprocess.Popen([KALAH, "serve", *tables, "--port", "0", "--json", "--no-store"],
                               stdout=subprocess.PIPE, text=True)
     url = json.loads(server.stdout.readline())["url"]
     try:
-        print(f"first estimate, ms (median of 3; database {db})")
+        print(f"first estimate, ms (median of 3; database {' '.join(tables) or 'the default'})")
         print(f"{'position':32} {'serve':>8} {'CLI':>8} {'Python':>8}")
         for label, p in positions():
             cells = []
-            for f in (lambda r: by_serve(url, p, r), lambda r: by_cli(db, p),
+            for f in (lambda r: by_serve(url, p, r), lambda r: by_cli(tables, p),
                       lambda r: by_python(p)):
                 times = [f(r) for r in range(3)]
                 cells.append(f"{statistics.median(times) * 1000:8.0f}"
