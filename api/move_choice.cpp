@@ -33,8 +33,9 @@ EstimateProgress heuristic_progress(int stores, const MoveImproved& improved) {
   };
 }
 
-// The estimate until `until` (or `stop`), its leaves the database's.
-MoveChoice estimated(const Rules& rules, const LeafValues* leaves, const Board& b, int stores,
+// The estimate until `until` (or `stop`), its leaves the database's (a Board's only).
+template <class B>
+MoveChoice estimated(const Rules& rules, const LeafValues* leaves, const B& b, int stores,
                      MoveClock::time_point until, const StopFlag* stop,
                      const MoveImproved& improved) {
   StopFlag halt;
@@ -121,12 +122,7 @@ MoveChoice choose_move(const SearchSetup& setup, const Database* db, const Posit
 MoveChoice choose_move(const Rules& rules, const AnyBoard& b, int stores,
                        MoveClock::time_point deadline, const StopFlag* stop,
                        const MoveImproved& improved) {
-  StopFlag halt;
-  const Deadline until(deadline, halt, stop);
-  HeuristicOptions options;
-  options.stop = &halt;
-  return heuristic_choice(
-      heuristic_search(rules, b, options, heuristic_progress(stores, improved)), stores);
+  return estimated(rules, nullptr, b, stores, deadline, stop, improved);
 }
 
 }  // namespace kalah
