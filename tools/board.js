@@ -1,23 +1,27 @@
-// board.js: the analysis board (tools/board.html): its state, drawing, moves and game record.
+// board.js: the analysis board (tools/board.html): the game tree, the board, the address.
 "use strict";
 const $ = (id) => document.getElementById(id);
+const RULES = { capture: ["standard", "empty"], end: ["immediate", "on-turn"],
+                remainder: ["owner", "discard"] };
 const state = {
   rules: { capture: "standard", end: "immediate", remainder: "owner" },
-  // history[i]: the absolute position after i plies of this game, with the ply that led to it
-  history: [{ position: "", played: null }],
-  at: 0,
-  moves: null,      // /api/v1/moves's answer for the current position: what can be played
-  answer: null,     // /api/v1/analyse's answer for the current position: the values
+  // The game tree: a node is { position (absolute), played: { pit, south } or null, parent,
+  // children }; children[0] continues the main line, the others are variations.
+  root: null,
+  node: null,       // the node shown
+  moves: null,      // /api/v1/moves's answer for the node shown: what can be played
+  answer: null,     // /api/v1/analyse's answer for it: the values
   value: null,      // its value_only answer, shown until every move's value is known
   editing: false,
   request: null,    // the AbortController of the request in flight
   // board_server.js's: the running analysis and the computer's move
-  search: null,     // the name of the analysis the server runs for the current position
+  search: null,     // the name of the analysis the server runs for the node shown
   bounds: null,     // its moves' bounds so far (/api/v1/progress), shown until its answer
   proven: null,     // the position's bounds so far: { lower, upper }
   estimate: null,   // the heuristic's estimate so far: { value, depth, exact, best, moves }
-  shown: 0,         // when the current position was shown (performance.now())
-  thinking: null,   // the position whose computer move is being asked for
+  shown: 0,         // when the node was shown (performance.now())
+  thinking: null,   // { position, since, side, turn }: the computer's move being asked for
+  sowing: null,     // { bins, lit }: the frame of a sowing being animated
 };
 
 // "4,4,4,0,4,4,4,0,S" -> { m, bins, south }
@@ -33,14 +37,26 @@ function start(m, n) {
   for (let i = 0; i < 2 * m + 2; i++) bins.push(i === m || i === 2 * m + 1 ? 0 : n);
   return format({ m, bins, south: true });
 }
-function current() { return state.history[state.at].position; }
+function node(position, played, parent) { return { position, played, parent, children: [] }; }
+function current() { return state.node.position; }
 function signed(v) { return v > 0 ? "+" + v : String(v); }
 function result(v) { return v > 0 ? "win" : v < 0 ? "loss" : "draw"; }
-// "game over: South wins by 2", from the final margin v for the side that would move.
-function gameOver(south, v) {
-  if (v === 0) return "game over: a draw";
-  const winner = (v > 0) === south ? "South" : "North";
-  return `game over: ${winner} wins by ${Math.abs(v)}`;
+// The board at the end of a game: the seeds left on each row go to its owner's store, or out
+// of the game (remainder discard).
+function swept(p) {
+  const bins = p.bins.slice(), m = p.m;
+  for (let i = 0; i < m; i++) {
+    if (state.rules.remainder === "owner") { bins[m] += bins[i]; bins[2 * m + 1] += bins[m + 1 + i]; }
+    bins[i] = bins[m + 1 + i] = 0;
+  }
+  return { ...p, bins };
+}
+// "game over: South 34, North 14: South wins by 20", from the swept board.
+function gameOver(absolute) {
+  const p = swept(parse(absolute)), south = p.bins[p.m], north = p.bins[2 * p.m + 1];
+  const score = `game over: South ${south}, North ${north}: `;
+  if (south === north) return score + "a draw";
+  return score + `${south > north ? "South" : "North"} wins by ${Math.abs(south - north)}`;
 }
 // A move's bounds as a badge: "-4…+2", or its value once they meet.
 function bounds(b) {
@@ -57,100 +73,172 @@ function finished() {
   return (state.moves && state.moves.finished) || (state.answer && state.answer.finished);
 }
 
-function setPosition(absolute, played) {
-  state.history.length = state.at + 1;
-  state.history.push({ position: absolute, played });
-  state.at++;
+// --- the game tree ---
+function path(n = state.node) {  // the root .. n
+  const nodes = [];
+  for (; n; n = n.parent) nodes.unshift(n);
+  return nodes;
+}
+// The line shown: the path to the node, then its main continuation.
+function line(n = state.node) {
+  const nodes = path(n);
+  for (let c = n.children[0]; c; c = c.children[0]) nodes.push(c);
+  return nodes;
+}
+function leaves(n = state.root, out = []) {
+  if (!n.children.length) out.push(n);
+  for (const c of n.children) leaves(c, out);
+  return out;
+}
+// Plays `pit` from `from` into the tree (the child it already has, else a new one, a variation
+// if there was a move).
+function child(from, pit, position) {
+  let c = from.children.find((k) => k.played.pit === pit);
+  if (!c) from.children.push(c = node(position, { pit, south: parse(from.position).south }, from));
+  return c;
+}
+function goTo(n) { state.node = n; show(); }
+// Makes the line through the node shown the main line.
+function promote() {
+  for (let n = state.node; n.parent; n = n.parent) {
+    const siblings = n.parent.children;
+    siblings.splice(siblings.indexOf(n), 1);
+    siblings.unshift(n);
+  }
   show();
 }
 
-// The game up to ply `last` in the best line's notation, a turn per side: "S:3-6 N:2-1".
-function record(last = state.at) {
-  const turns = [];
-  for (let i = 1; i <= last; i++) {
-    const { pit, south } = state.history[i].played;
+// The turns of a line of nodes, as the best line writes them, a turn per side: "S:3-6 N:2-1";
+// each with the index of its last node.
+function turns(nodes) {
+  const out = [];
+  for (let i = 1; i < nodes.length; i++) {
+    const { pit, south } = nodes[i].played;
     const side = south ? "S" : "N";
-    const last = turns[turns.length - 1];
+    const last = out[out.length - 1];
     if (last && last.side === side) last.pits.push(pit);  // an extra turn: the same turn
-    else turns.push({ side, pits: [pit] });
-    turns[turns.length - 1].end = i;
+    else out.push({ side, pits: [pit] });
+    out[out.length - 1].end = i;
   }
-  return turns;
+  return out;
 }
-function recordText() {
-  return record().map((t) => t.side + ":" + t.pits.join("-")).join(" ");
+function recordText(nodes) {
+  return turns(nodes).map((t) => t.side + ":" + t.pits.join("-")).join(" ");
 }
 
-// A query string that stays readable: commas, colons, slashes and dashes as they are.
+// --- the address ---
+// A query string that stays readable: commas, colons, slashes, dashes and semicolons as they are.
 function query(params) {
   return Object.entries(params).map(([k, v]) => k + "=" + encodeURIComponent(v)
-    .replace(/%2C/g, ",").replace(/%3A/g, ":").replace(/%2F/g, "/").replace(/%20/g, "+"))
-    .join("&");
+    .replace(/%2C/g, ",").replace(/%3A/g, ":").replace(/%2F/g, "/").replace(/%3B/g, ";")
+    .replace(/%20/g, "+")).join("&");
 }
-
+// The rules, the start, the main line and every variation (whole lines from the start), and
+// where the node shown is: `ply` plies along line `line` (0 the main one).
+function gameParams() {
+  const params = { position: current(), ...state.rules };  // `position`: what is shown
+  const main = line(state.root);
+  if (main.length === 1) return params;
+  params.start = state.root.position;
+  params.moves = recordText(main);
+  const others = leaves().filter((l) => l !== main[main.length - 1]);
+  if (others.length) params.lines = others.map((l) => recordText(path(l))).join(";");
+  const shown = line(), end = shown[shown.length - 1];
+  const index = end === main[main.length - 1] ? 0 : others.indexOf(end) + 1;
+  if (index) params.line = index;
+  if (state.node !== end) params.ply = path().length - 1;
+  return params;
+}
 function saveUrl() {
-  const params = { position: current(), ...state.rules };
-  if (state.at > 0) {
-    params.start = state.history[0].position;
-    params.moves = recordText();
-  }
+  const params = gameParams();
+  const c = $("computer").value, level = $("level").value;
+  if (c !== "nobody") params.computer = c;
+  if (level !== "strong") params.level = level;
+  if ($("flip").checked) params.flip = 1;
   history.replaceState(null, "", "?" + query(params));
 }
 
+// --- drawing ---
+// The bin a ply sowed from.
+function binOf(played, m) { return played.south ? played.pit - 1 : m + played.pit; }
+function computerToMove() {
+  const c = $("computer").value;
+  return c !== "nobody" && (c === "South") === parse(current()).south;
+}
+// A move's badge on its pit; bounds may break after the "…" where the pit is narrow.
+function badge(move) {
+  if (move.value !== undefined)
+    return `<span class="value ${move.result}">${signed(move.value)}</span>`;
+  if (move.bounds && move.bounds.lower === move.bounds.upper)
+    return `<span class="value bounds">${bounds(move.bounds)}</span>`;
+  if (move.estimate !== undefined)
+    return `<span class="value estimate" title="estimate">≈${signed(move.estimate)}</span>`;
+  if (move.bounds) return `<span class="value bounds">${bounds(move.bounds).replace("…", "…<wbr>")}</span>`;
+  return "";
+}
 function drawBoard() {
-  const p = parse(current());
-  const m = p.m;
+  const p = parse(current()), m = p.m, over = finished();
+  const bins = state.sowing ? state.sowing.bins : over ? swept(p).bins : p.bins;
   const board = $("board");
-  board.style.gridTemplateColumns = `minmax(3rem, 1.2fr) repeat(${m}, 1fr) minmax(3rem, 1.2fr)`;
+  board.style.gridTemplateColumns = `minmax(1.6rem, 1.2fr) repeat(${m}, minmax(0, 1fr)) minmax(1.6rem, 1.2fr)`;
   board.innerHTML = "";
   const moves = {};  // what can be played, with its value once the analysis has it
   const playable = (state.moves && state.moves.moves) || (state.answer && state.answer.moves);
-  if (playable && !state.editing)
+  if (playable && !state.editing && !computerToMove())
     for (const mv of playable) moves[mv.pit] = { pit: mv.pit };
-  if (state.answer && state.answer.moves && !state.editing) {
+  if (state.answer && state.answer.moves) {
     for (const mv of state.answer.moves) if (moves[mv.pit]) moves[mv.pit] = mv;
-  } else if (!state.editing) {  // the search's bounds and the estimate so far, until its answer
+  } else {  // the search's bounds and the estimate so far, until its answer
     for (const pit in moves) moves[pit] = { pit: Number(pit), ...unproven(Number(pit)) };
   }
-  const cell = (cls, seeds, bin, label, move, row, col) => {
+  const flip = $("flip").checked, top = flip ? 2 : 1, bottom = flip ? 1 : 2;
+  const last = state.node.played && binOf(state.node.played, m);
+  const cell = (cls, bin, label, move, row, col, owner) => {
     const d = document.createElement("div");
-    d.className = cls;
+    d.className = cls + (bin === last && !state.sowing ? " last" : "") +
+                  (state.sowing && state.sowing.lit === bin ? " lit" : "");
     d.style.gridRow = row;
     d.style.gridColumn = col;
     d.dataset.bin = bin;
-    d.innerHTML = `<span class="seeds">${seeds}</span>`;
-    if (label) d.innerHTML += `<span class="label">${label}</span>`;
+    d.innerHTML = `<span class="seeds">${bins[bin]}</span>`;
+    if (label !== null) d.innerHTML += `<span class="label">${label}</span>`;
+    const name = cls.startsWith("store") ? `${owner}'s store` : `${owner}'s pit ${label}`;
+    d.setAttribute("aria-label", `${name}: ${bins[bin]} seed${bins[bin] === 1 ? "" : "s"}` +
+                   (bin === last ? ", the last move" : ""));
     if (move) {
       d.classList.add("playable");
       d.dataset.pit = move.pit;
-      if (move.value !== undefined)
-        d.innerHTML += `<span class="value ${move.result}">${signed(move.value)}</span>`;
-      else if (move.bounds && move.bounds.lower === move.bounds.upper)
-        d.innerHTML += `<span class="value bounds">${bounds(move.bounds)}</span>`;
-      else if (move.estimate !== undefined)
-        d.innerHTML += `<span class="value estimate" title="estimate">≈${signed(move.estimate)}</span>`;
-      else if (move.bounds)
-        d.innerHTML += `<span class="value bounds">${bounds(move.bounds)}</span>`;
+      d.setAttribute("role", "button");
+      d.tabIndex = 0;
+      d.innerHTML += badge(move);
+      const b = d.querySelector(".value");
+      if (b) d.setAttribute("aria-label", d.getAttribute("aria-label") + ", value " + b.textContent);
     }
     board.appendChild(d);
   };
-  cell("store", p.bins[2 * m + 1], 2 * m + 1, "North", null, "1 / span 2", 1);
-  for (let i = 1; i <= m; i++)  // North's pit i from the right
-    cell("pit top", p.bins[m + i], m + i, i, p.south ? null : moves[i], 1, m + 2 - i);
+  // North's pits run right to left on top; flipped, South's do, on top.
+  const northStore = flip ? m + 2 : 1, southStore = flip ? 1 : m + 2;
+  cell("store", 2 * m + 1, "North", null, "1 / span 2", northStore, "North");
   for (let i = 1; i <= m; i++)
-    cell("pit bottom", p.bins[i - 1], i - 1, i, p.south ? moves[i] : null, 2, i + 1);
-  cell("store", p.bins[m], m, "South", null, "1 / span 2", m + 2);
-  const over = finished();
-  $("north-label").className = "side" + (p.south || over ? "" : " to-move");
-  $("south-label").className = "side" + (p.south && !over ? " to-move" : "");
-  $("north-label").textContent = "North" + (p.south || over ? "" : " to move");
-  $("south-label").textContent = "South" + (p.south && !over ? " to move" : "");
+    cell("pit", m + i, i, p.south ? null : moves[i], top, flip ? i + 1 : m + 2 - i, "North");
+  for (let i = 1; i <= m; i++)
+    cell("pit", i - 1, i, p.south ? moves[i] : null, bottom, flip ? m + 2 - i : i + 1, "South");
+  cell("store", m, "South", null, "1 / span 2", southStore, "South");
+  for (const d of board.querySelectorAll(".pit"))
+    d.classList.add(Number(d.style.gridRow) === 1 ? "top" : "bottom");
+  const label = (south) => (south ? "South" : "North") +
+    (p.south === south && !over ? " to move" : "") +
+    (computerToMove() && p.south === south && !over ? " (the computer)" : "");
+  $("top-label").textContent = label(flip);
+  $("bottom-label").textContent = label(!flip);
+  $("top-label").className = "side" + (p.south === flip && !over ? " to-move" : "");
+  $("bottom-label").className = "side" + (p.south !== flip && !over ? " to-move" : "");
   $("swap-side").textContent = "side to move: " + (p.south ? "South" : "North");
 }
 
 // Until every move's value is proven: the value or the bounds proven so far, the estimate with
 // its depth, the time spent; each move's estimate and bounds.
-function showSearching(mover) {
+function showSearching() {
   const parts = [], v = state.value, e = state.estimate, p = state.proven;
   if (v) parts.push(`value <b class="${v.result}">${signed(v.value)}</b> (${v.result})`);
   else if (p) parts.push(`value in [${signed(p.lower)}, ${signed(p.upper)}]`);
@@ -158,7 +246,7 @@ function showSearching(mover) {
                           (e.exact ? " (exact)" : ` at depth ${e.depth}`));
   if (!parts.length) parts.push("searching…");
   const seconds = (performance.now() - state.shown) / 1000;
-  $("status").innerHTML = `${mover} to move: ${parts.join(" · ")} · ${seconds.toFixed(1)} s`;
+  $("status").innerHTML = `${parts.join(" · ")} · ${seconds.toFixed(1)} s`;
   const playable = (state.moves && state.moves.moves) || [];
   for (const mv of playable) {
     const { estimate, bounds: b } = unproven(mv.pit);
@@ -175,15 +263,13 @@ function showSearching(mover) {
 
 function showAnswer() {
   const a = state.answer;
-  const mover = parse(current()).south ? "South" : "North";
   $("moves").innerHTML = "";
   $("line").innerHTML = "";
   $("source").textContent = "";
+  if (finished()) { $("status").textContent = gameOver(current()); return; }
   if (a && a.error) { $("status").textContent = "error: " + a.error; return; }
-  if (!a || a.interrupted) return showSearching(mover);
-  $("status").innerHTML = a.finished
-    ? gameOver(parse(current()).south, a.value)
-    : `${mover} to move: value <b class="${a.result}">${signed(a.value)}</b> (${a.result})`;
+  if (!a || a.interrupted) return showSearching();
+  $("status").innerHTML = `value <b class="${a.result}">${signed(a.value)}</b> (${a.result})`;
   const sorted = [...a.moves].sort((x, y) => y.value - x.value || x.pit - y.pit);
   for (const mv of sorted) {
     const li = document.createElement("li");
@@ -192,11 +278,16 @@ function showAnswer() {
     li.onclick = () => play(mv.pit);
     $("moves").appendChild(li);
   }
+  // Each turn of the best line plays the line up to it.
   let side = parse(current()).south;
-  a.best_line.forEach((turn, i) => {
+  const pits = [];
+  a.best_line.forEach((turn) => {
     const li = document.createElement("li");
     li.textContent = (side ? "S:" : "N:") + turn;
-    if (i === 0) { li.onclick = () => play(Number(turn.split("-")[0])); li.title = "play it"; }
+    pits.push(...turn.split("-").map(Number));
+    const upTo = pits.slice();
+    li.onclick = () => playPits(upTo);
+    li.title = "play the line to here";
     side = !side;
     $("line").appendChild(li);
   });
@@ -205,21 +296,35 @@ function showAnswer() {
     `${a.seconds.toFixed(3)} s`;
 }
 
+// The line shown, a turn per item (the current one bold), and the variations.
 function showHistory() {
   $("history").innerHTML = "";
-  const at = state.at;
-  const turns = record(state.history.length - 1);  // every turn played, redo included
+  const nodes = line(), at = path().length - 1;
   let first = 1;
-  for (const t of turns) {
+  for (const t of turns(nodes)) {
     const li = document.createElement("li");
     li.textContent = t.side + ":" + t.pits.join("-");
+    li.dataset.end = t.end;
     if (at >= first && at <= t.end) li.className = "current";
-    li.onclick = () => { state.at = t.end; show(); };
+    const target = nodes[t.end];
+    li.onclick = () => goTo(target);
     $("history").appendChild(li);
     first = t.end + 1;
   }
-  $("undo").disabled = state.at === 0;
-  $("redo").disabled = state.at === state.history.length - 1;
+  const main = line(state.root), shownEnd = nodes[nodes.length - 1];
+  const others = leaves().filter((l) => l !== main[main.length - 1]);
+  $("variations").innerHTML = others.length ? "<span class=\"muted\">variations:</span>" : "";
+  for (const l of [main[main.length - 1], ...others]) {
+    if (!others.length) break;
+    const a = document.createElement("button");
+    a.className = "variation" + (l === shownEnd ? " current" : "");
+    a.textContent = (l === main[main.length - 1] ? "main: " : "") + recordText(path(l));
+    a.onclick = () => goTo(l);
+    $("variations").appendChild(a);
+  }
+  $("promote").hidden = shownEnd === main[main.length - 1];
+  $("start").disabled = $("undo").disabled = !state.node.parent;
+  $("redo").disabled = $("end-of-line").disabled = !state.node.children.length;
 }
 
 function show() {
@@ -234,6 +339,7 @@ function show() {
   drawBoard();
   showAnswer();
   showHistory();
+  showReview();
   $("position-text").value = current();
   if (!state.editing) {
     $("status").textContent = "searching…";
@@ -243,44 +349,85 @@ function show() {
   }
 }
 
-function play(pit) {
+// Plays a pit of the player to move: the user's (never for the computer) or the computer's.
+function play(pit, byComputer = false) {
   const from = (state.moves && state.moves.moves) || (state.answer && state.answer.moves);
-  if (!from || state.editing) return;
+  if (!from || state.editing || (computerToMove() && !byComputer)) return false;
   const move = from.find((mv) => mv.pit === pit);
-  if (!move) return;
-  setPosition(move.absolute, { pit, south: parse(current()).south });
+  if (!move) return false;
+  const before = current();
+  state.node = child(state.node, pit, move.absolute);
+  animate(before, pit, move.absolute);
+  show();
+  return true;
+}
+
+// Sowing seed by seed: the frames from `before` to `after` (which the server computed), a seed
+// every 90 ms, within 0.9 s; the board is playable meanwhile and shows `after` at the end.
+function animate(before, pit, after) {
+  if (!$("animate").checked) return;
+  const p = parse(before), m = p.m, bins = p.bins.slice();
+  let bin = p.south ? pit - 1 : m + pit;
+  let seeds = bins[bin];
+  const skip = p.south ? 2 * m + 1 : m;  // the opponent's store
+  bins[bin] = 0;
+  const frames = [];
+  while (seeds > 0) {
+    bin = (bin + 1) % (2 * m + 2);
+    if (bin === skip) continue;
+    bins[bin]++;
+    seeds--;
+    frames.push({ bins: bins.slice(), lit: bin });
+  }
+  const delay = Math.min(90, 900 / frames.length), target = after;
+  const step = (i) => {
+    if (current() !== target || i >= frames.length) { state.sowing = null; drawBoard(); return; }
+    state.sowing = frames[i];
+    drawBoard();
+    setTimeout(() => step(i + 1), delay);
+  };
+  setTimeout(() => step(0), 0);
 }
 
 function newGame() {
   const m = Number($("pits").value);
-  const n = Math.max(1, Math.min(Number($("seeds").value) || 1, Math.floor(254 / (2 * m))));
-  state.history = [{ position: start(m, n), played: null }];
-  state.at = 0;
+  const most = Math.floor(254 / (2 * m));
+  $("seeds").max = most;
+  const n = Math.max(1, Math.min(Number($("seeds").value) || 1, most));
+  $("seeds").value = n;
+  state.root = state.node = node(start(m, n), null, null);
   show();
 }
 
 function edit(bin, delta) {
   const p = parse(current());
   p.bins[bin] = Math.max(0, p.bins[bin] + delta);
-  state.history[state.at] = { position: format(p), played: state.history[state.at].played };
-  state.history.length = state.at + 1;
+  state.root = state.node = node(format(p), null, null);
   show();
+}
+
+// The pits and seeds boxes from the position of the root: its pit count, and its seeds when it
+// is a start (every pit alike, the stores empty).
+function syncControls() {
+  const p = parse(state.root.position), pits = p.bins.filter((_, i) => i !== p.m && i !== 2 * p.m + 1);
+  $("pits").value = p.m;
+  $("seeds").max = Math.floor(254 / (2 * p.m));
+  if (pits.every((s) => s === pits[0]) && !p.bins[p.m] && !p.bins[2 * p.m + 1]) $("seeds").value = pits[0];
+  for (const k in RULES) $(k).value = state.rules[k];
 }
 
 function init() {
   for (let m = 1; m <= 8; m++) $("pits").add(new Option(m, m));
-  const q = new URLSearchParams(location.search);
-  for (const k of ["capture", "end", "remainder"]) {
-    if (q.get(k)) state.rules[k] = q.get(k);
-    $(k).value = state.rules[k];
-    $(k).onchange = () => { state.rules[k] = $(k).value; show(); };
-  }
-  state.history = [{ position: start(6, 4), played: null }];
-  $("pits").value = 6;
+  for (const k in RULES) $(k).onchange = () => { state.rules[k] = $(k).value; show(); showRules(); };
+  $("pits").onchange = $("seeds").onchange = newGame;
   $("new-game").onclick = newGame;
-  $("undo").onclick = () => { if (state.at > 0) { state.at--; show(); } };
-  $("redo").onclick = () => { if (state.at < state.history.length - 1) { state.at++; show(); } };
+  $("start").onclick = () => goTo(state.root);
+  $("undo").onclick = () => { if (state.node.parent) goTo(state.node.parent); };
+  $("redo").onclick = () => { if (state.node.children.length) goTo(state.node.children[0]); };
+  $("end-of-line").onclick = () => { const l = line(); goTo(l[l.length - 1]); };
+  $("promote").onclick = promote;
   $("step").onclick = bestMove;
+  $("flip").onchange = () => { saveUrl(); drawBoard(); };
   $("edit").onclick = () => {
     state.editing = !state.editing;
     document.body.classList.toggle("editing", state.editing);
@@ -288,16 +435,16 @@ function init() {
     show();
   };
   $("edit-done").onclick = () => { if (state.editing) $("edit").onclick(); };
-  $("computer").onchange = computerMoves;
+  $("computer").onchange = $("level").onchange = () => { saveUrl(); drawBoard(); computerMoves(); };
   window.addEventListener("pagehide", dropSearch);
   $("hide").onchange = () => document.body.classList.toggle("hide-values", $("hide").checked);
   $("swap-side").onclick = () => {
     const p = parse(current());
     p.south = !p.south;
-    state.history[state.at].position = format(p);
+    state.root = state.node = node(format(p), null, null);
     show();
   };
-  $("position-text").onchange = () => load($("position-text").value.trim());
+  $("position-text").onchange = () => load({ position: $("position-text").value.trim() });
   $("board").onclick = (e) => {
     const d = e.target.closest("[data-bin]");
     if (!d) return;
@@ -311,13 +458,18 @@ function init() {
     edit(Number(d.dataset.bin), -1);
   };
   document.onkeydown = (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey) return;
+    const keys = { ArrowLeft: "undo", ArrowRight: "redo", Home: "start", End: "end-of-line", b: "step" };
     if (e.key >= "1" && e.key <= "8") play(Number(e.key));
-    else if (e.key === "ArrowLeft") $("undo").onclick();
-    else if (e.key === "ArrowRight") $("redo").onclick();
+    else if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.pit) {
+      e.preventDefault();
+      play(Number(e.target.dataset.pit));
+    } else if (keys[e.key]) $(keys[e.key]).click();
+    else if (e.key === "f") { $("flip").checked = !$("flip").checked; $("flip").onchange(); }
+    else return;
+    if (e.key !== "Enter" && e.key !== " ") e.preventDefault();
   };
-  if (q.get("moves")) replay(q.get("start") || q.get("position") || start(6, 4), q.get("moves"));
-  else if (q.get("position")) load(q.get("position"));
-  else show();
+  initReview();
+  state.root = state.node = node(start(6, 4), null, null);
+  load(Object.fromEntries(new URLSearchParams(location.search)), true);
 }
-

@@ -1,5 +1,6 @@
 // board_server.js: what the analysis board (tools/board.html) asks kalah serve: the moves of a
-// position, its values as they are proven, the computer's move, game records and positions.
+// position, its values as they are proven, the computer's move; loading a game from the address
+// or a record, every parameter checked.
 "use strict";
 // Asks for the values of the current position: with valueOnly, the position's value first (a
 // search that finds only it is far shorter), shown while every move's value is searched for.
@@ -25,12 +26,14 @@ async function analyse(budget, valueOnly) {
     if (valueOnly && (answer.value_only || answer.interrupted)) {
       if (answer.value_only) {
         state.value = answer;
+        noteValue(position, answer.value, true);
         showAnswer();
       }
       analyse(60000, false);  // its bounds show as they come: no need to stop it early
       return;
     }
     state.answer = answer;
+    if (!answer.interrupted && !answer.error) noteValue(position, answer.value, true);
     drawBoard();
     showAnswer();
     // Bounds only: search again with a larger budget, showing the bounds meanwhile.
@@ -56,10 +59,11 @@ async function watch(search, position) {
   }
 }
 
-// "best move ▶": the proven best when every value is known, else the estimate's best (said so),
+// "best move": the proven best when every value is known, else the estimate's best (said so),
 // else kalah's move within a second.
 async function bestMove() {
   const a = state.answer, e = state.estimate, position = current();
+  if (computerToMove()) return;
   if (a && !a.interrupted && a.best_line && a.best_line.length) {
     $("computer-note").textContent = `best move: pit ${a.best_line[0].split("-")[0]}, proven`;
     return play(Number(a.best_line[0].split("-")[0]));
@@ -88,9 +92,17 @@ function dropSearch() {
   state.bounds = null;
 }
 
-// /api/v1/moves's answer for a position: its moves and where they lead, at once.
-async function fetchMoves(position) {
-  return (await fetch("api/v1/moves?" + query({ position, ...state.rules }))).json();
+// /api/v1/moves's answer for a position: its moves and where they lead, at once (and kept:
+// replaying a game with variations asks for the same positions again).
+const movesAsked = new Map();
+async function fetchMoves(position, rules = state.rules) {
+  const q = query({ position, ...rules });
+  if (!movesAsked.has(q)) {
+    const answer = await (await fetch("api/v1/moves?" + q)).json();
+    if (answer.error) return answer;
+    movesAsked.set(q, answer);
+  }
+  return movesAsked.get(q);
 }
 
 // The moves of the current position: no search, so the board can be played at once.
@@ -101,71 +113,167 @@ async function loadMoves() {
     if (position !== current() || state.editing) return;
     state.moves = moves;
     if (moves.error) { $("status").textContent = "error: " + moves.error; return; }
+    if (moves.finished) noteValue(position, moves.value, true);
     drawBoard();
-    if (moves.finished && !state.answer) $("status").textContent = gameOver(parse(position).south, moves.value);
+    if (moves.finished) showAnswer();
   } catch (e) {
     $("status").textContent = "error: " + e;
   }
 }
 
-// When the computer has the move: kalah's move (/api/v1/move), perfect where its value is proven
-// within the time set (database or search), otherwise the best of a heuristic search, said so.
+// Plays pits one after the other from the node shown (a best line up to a turn), none for the
+// computer.
+async function playPits(pits) {
+  for (const pit of pits) {
+    if (computerToMove()) break;
+    const moves = await fetchMoves(current());
+    const move = moves.moves && moves.moves.find((mv) => mv.pit === pit);
+    if (!move) break;
+    state.node = child(state.node, pit, move.absolute);
+  }
+  show();
+}
+
+// The computer's levels: its time, and how far from the best its move may be (a move chosen at
+// random among those within that many seeds of the best, by their values or estimates).
+const LEVELS = { perfect: { ms: 30000 }, strong: { ms: 5000 }, quick: { ms: 1000 },
+                 casual: { ms: 1000, within: 3 }, beginner: { ms: 1000, within: 8 } };
+
+// A weaker level's move: every move's value (or estimate) within the level's time, then one
+// within `within` seeds of the best at random; null if nothing is known of the moves.
+async function levelMove(position, level) {
+  const answer = await (await fetch("api/v1/analyse?" + query({ position, ...state.rules,
+                                                                 budget_ms: level.ms }))).json();
+  const moves = (!answer.interrupted && answer.moves) || (answer.estimate && answer.estimate.moves);
+  if (!moves || !moves.length) return null;
+  const best = Math.max(...moves.map((m) => m.value));
+  const near = moves.filter((m) => m.value >= best - level.within);
+  const pick = near[Math.floor(Math.random() * near.length)];
+  return { pit: pick.pit, why: `within ${level.within} seeds of the best: ` +
+           (pick.value === best ? "the best" : `${best - pick.value} seeds below it`) };
+}
+
+// When the computer has the move at the end of a line: kalah's move (/api/v1/move) at its
+// level. Its pits are locked meanwhile (drawBoard, play) and #thinking says for how long and
+// its best so far.
 async function computerMoves() {
   const side = $("computer").value, position = current();
-  if (side === "nobody" || state.editing || state.thinking === position) return;
-  const p = parse(position);
-  if ((side === "South") !== p.south || state.at !== state.history.length - 1) return;
-  state.thinking = position;
-  const seconds = Number($("computer-time").value);
+  if (!computerToMove() || state.editing || state.node.children.length) return;
+  if (state.thinking && state.thinking.position === position) return;
+  const levelName = $("level").value, level = LEVELS[levelName];
+  state.thinking = { position, since: performance.now(), side };
+  showThinking();
   try {
-    const q = query({ position, ...state.rules, budget_ms: seconds * 1000 });
-    const answer = await (await fetch("api/v1/move?" + q)).json();
+    let pit, why;
+    const chosen = level.within !== undefined ? await levelMove(position, level) : null;
+    if (chosen) ({ pit, why } = chosen);
+    else {
+      const answer = await (await fetch("api/v1/move?" + query({ position, ...state.rules,
+                                                                  budget_ms: level.ms }))).json();
+      if (answer.error || answer.finished) return;
+      pit = answer.pit;
+      why = answer.proven ? `perfect (${answer.source})`
+                          : `not proven in ${level.ms / 1000} s, the best of a ${answer.depth}-ply search`;
+    }
     if (position !== current() || state.editing || $("computer").value !== side) return;
-    if (answer.error || answer.finished) return;
-    $("computer-note").textContent = `computer (${side}) played ${answer.pit}: ` +
-      (answer.proven ? `perfect (${answer.source})`
-                     : `not proven in ${seconds} s, the best of a ${answer.depth}-ply search`);
     await new Promise((done) => setTimeout(done, 300));  // let the last move be seen
-    if (position === current()) setPosition(answer.next_absolute, { pit: answer.pit, south: p.south });
+    if (position !== current() || !play(pit, true)) return;
+    const turn = [];  // the computer's whole turn so far
+    for (let n = state.node; n.parent && n.played.south === (side === "South"); n = n.parent)
+      turn.unshift(n.played.pit);
+    $("computer-note").textContent = `computer (${side}, ${levelName}) played ${turn.join("-")}: ${why}`;
   } catch (e) {
     $("status").textContent = "error: " + e;
   } finally {
-    if (state.thinking === position) state.thinking = null;
+    if (state.thinking && state.thinking.position === position) state.thinking = null;
+    showThinking();
   }
 }
+function showThinking() {
+  const t = state.thinking, e = state.estimate;
+  $("thinking").hidden = !t;
+  if (!t) return;
+  const best = e && e.best ? ` · best so far pit ${e.best} (≈${signed(e.value)})` : "";
+  $("thinking").textContent = `the computer (${t.side}) is thinking… ` +
+    `${((performance.now() - t.since) / 1000).toFixed(1)} s${best}`;
+}
+setInterval(() => { if (state.thinking) showThinking(); }, 100);
 
-// Replays a game record ("S:3-6 N:2-1", as the move list shows it) from a start position.
-async function replay(startText, moves) {
-  let answer = await fetchMoves(startText);
-  const fail = (why) => { show(); $("status").textContent = "error: " + why; };
-  if (answer.error) return fail(answer.error);
-  state.history = [{ position: answer.absolute, played: null }];
-  state.at = 0;
-  $("pits").value = answer.pits;
-  for (const turn of moves.trim().split(/\s+/)) {
+// Loads a game from the address's parameters or an imported record: each parameter checked, its
+// error shown in #url-error naming it, and what was good of it kept (the start, the moves up to
+// the first that cannot be played; the defaults for a bad rule or option).
+async function load(params, fromUrl = false) {
+  const errors = [], shown = (v) => (v.length > 40 ? v.slice(0, 40) + "…" : v);
+  const known = ["position", "start", "moves", "lines", "line", "ply", "computer", "level", "flip",
+                 ...Object.keys(RULES)];
+  for (const k in params)
+    if (!known.includes(k)) errors.push(`unknown parameter '${shown(k)}'`);
+  for (const k in RULES) {
+    if (params[k] === undefined) continue;
+    if (RULES[k].includes(params[k])) state.rules[k] = params[k];
+    else errors.push(`${k}=${shown(params[k])}: ${k} is ${RULES[k].join(" or ")}`);
+  }
+  const option = (k, id, values) => {
+    if (params[k] === undefined) return;
+    if (values.includes(params[k])) $(id).value = params[k];
+    else errors.push(`${k}=${shown(params[k])}: ${k} is ${values.join(", ")}`);
+  };
+  option("computer", "computer", ["nobody", "North", "South"]);
+  option("level", "level", Object.keys(LEVELS));
+  if (params.flip !== undefined) {
+    if (params.flip === "0" || params.flip === "1") $("flip").checked = params.flip === "1";
+    else errors.push(`flip=${shown(params.flip)}: flip is 0 or 1`);
+  }
+  let root = fromUrl ? start(6, 4) : state.root.position;  // the last good state
+  const startKey = params.start !== undefined ? "start"
+                   : params.moves === undefined && params.position !== undefined ? "position" : null;
+  const startText = params.start !== undefined ? params.start
+                    : params.moves !== undefined ? (params.position || root) : params.position;
+  if (startText !== undefined) {
+    const a = await fetchMoves(startText);
+    if (a.error) errors.push(`${startKey || "position"}=${shown(startText)}: ${a.error}`);
+    else root = a.absolute;
+  }
+  state.root = state.node = node(root, null, null);
+  const ends = [];
+  if (params.moves !== undefined) ends.push(await replay(params.moves, "moves", errors));
+  if (params.lines !== undefined)
+    for (const l of params.lines.split(";")) ends.push(await replay(l, "lines", errors));
+  state.node = ends.length ? ends[0] : state.root;
+  if (params.line !== undefined) {
+    const i = Number(params.line);
+    if (Number.isInteger(i) && i >= 0 && i < ends.length) state.node = ends[i];
+    else errors.push(`line=${shown(params.line)}: a line is 0 (the main one)..${ends.length - 1}`);
+  }
+  if (params.ply !== undefined) {
+    const nodes = path(), ply = Number(params.ply);
+    if (Number.isInteger(ply) && ply >= 0 && ply < nodes.length) state.node = nodes[ply];
+    else errors.push(`ply=${shown(params.ply)}: a ply is 0..${nodes.length - 1} on this line`);
+  }
+  $("url-error").hidden = !errors.length;
+  $("url-error").textContent = errors.length
+    ? `${fromUrl ? "in the address" : "in the record"}: ${errors.join("; ")}` : "";
+  syncControls();
+  showRules();
+  show();
+}
+
+// Adds a game record ("S:3-6 N:2-1", as the move list shows it) to the tree from its root; at
+// the first turn that cannot be played, says why (naming the parameter) and stops there.
+async function replay(text, name, errors) {
+  let n = state.root;
+  for (const turn of text.trim().split(/\s+/).filter(Boolean)) {
     const m = /^([SN]):([1-8](?:-[1-8])*)$/.exec(turn);
-    if (!m) return fail(`'${turn}' is not a turn like S:3-6`);
+    if (!m) { errors.push(`${name}: '${turn.slice(0, 20)}' is not a turn like S:3-6`); break; }
     for (const pit of m[2].split("-").map(Number)) {
-      const south = parse(current()).south;
-      const move = answer.moves && answer.moves.find((mv) => mv.pit === pit);
-      if ((south ? "S" : "N") !== m[1] || !move)
-        return fail(`${turn}: pit ${pit} cannot be played here`);
-      state.history.push({ position: move.absolute, played: { pit, south } });
-      state.at++;
-      answer = await fetchMoves(move.absolute);
+      const south = parse(n.position).south, moves = await fetchMoves(n.position);
+      const move = moves.moves && moves.moves.find((mv) => mv.pit === pit);
+      const why = moves.finished ? "the game is over"
+        : (south ? "S" : "N") !== m[1] ? `it is ${south ? "South" : "North"}'s turn`
+        : !move ? `pit ${pit} is empty or not on the board` : null;
+      if (why) { errors.push(`${name}: ${turn} cannot be played here: ${why}`); return n; }
+      n = child(n, pit, move.absolute);
     }
   }
-  show();
-}
-
-// Starts from a position in either notation: the server answers with its absolute form (the
-// board's own), or with what is wrong with it.
-async function load(text) {
-  const q = new URLSearchParams({ position: text, ...state.rules, budget_ms: 1 });
-  const answer = await (await fetch("api/v1/analyse?" + q.toString())).json();
-  if (answer.error) { $("status").textContent = "error: " + answer.error; return; }
-  state.history = [{ position: answer.absolute, played: null }];
-  state.at = 0;
-  $("pits").value = answer.pits;
-  show();
+  return n;
 }

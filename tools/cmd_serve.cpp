@@ -1,6 +1,7 @@
 // cmd_serve.cpp: `kalah serve`, the analysis board and its HTTP API (tools/http_server.h).
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "api/answer.h"
 #include "solver/threads.h"
@@ -16,6 +17,7 @@ extern const char* const kBoardHtml;
 extern const char* const kBoardCss;
 extern const char* const kBoardJs;
 extern const char* const kBoardServerJs;
+extern const char* const kBoardReviewJs;
 
 namespace {
 
@@ -92,12 +94,13 @@ Routed route(const std::string& target, Analyst& analyst) {
   const size_t q = target.find('?');
   const std::string path = target.substr(0, q);
   if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
-  if (path == "/board.css") return {Pool::kNone, {200, "text/css; charset=utf-8", kBoardCss}, {}};
-  if (path == "/board.js" || path == "/board_server.js")
-    return {
-        Pool::kNone,
-        {200, "text/javascript; charset=utf-8", path == "/board.js" ? kBoardJs : kBoardServerJs},
-        {}};
+  static const std::map<std::string, std::pair<const char*, const char*>> kAssets = {
+      {"/board.css", {"text/css; charset=utf-8", kBoardCss}},
+      {"/board.js", {"text/javascript; charset=utf-8", kBoardJs}},
+      {"/board_server.js", {"text/javascript; charset=utf-8", kBoardServerJs}},
+      {"/board_review.js", {"text/javascript; charset=utf-8", kBoardReviewJs}}};
+  if (const auto asset = kAssets.find(path); asset != kAssets.end())
+    return {Pool::kNone, {200, asset->second.first, asset->second.second}, {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
   if (path == "/api/v1/info") return {Pool::kNone, {200, "application/json", info_json(analyst)}, {}};
   if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&

@@ -1,0 +1,254 @@
+"""The analysis board as a lichess user uses it (ctest: board_review_test), in headless Chromium:
+the computer's pits are locked while it thinks; a variation keeps the main line and round-trips
+through the address, and can be promoted; a finished game shows the board swept and the final
+score; every bad address parameter shows an error naming it and leaves the page usable; the
+evaluation graph and the mistake marks of a finished database endgame agree with the API's exact
+values; at 320 and 390 px with 6 and 8 pits nothing overflows and the pits stay round; a short
+game played with the keyboard alone; a game record exported and imported. Saves the screenshots
+of docs/ (board-desktop.png, board-phone.png, board-review.png) in DIR.
+
+usage: python3 board_review_test.py KALAH_EXECUTABLE DIR
+"""
+import json
+import os
+import sys
+import unittest
+import urllib.parse
+import urllib.request
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from browser_session import BoardCase, START
+
+BoardCase.exe, SHOTS = sys.argv.pop(1), sys.argv.pop(1)
+# Marks by the seeds a turn gave away (tools/board_review.js, docs/board.md).
+def mark(before, after):
+    loss = max(0, before - after)
+    worse = (after > 0) - (after < 0) < (before > 0) - (before < 0)
+    return "??" if loss >= 6 or worse else "?" if loss >= 3 else "?!" if loss >= 1 else ""
+
+
+class Review(BoardCase):
+    def params(self):
+        q = urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)
+        return {k: v[0] for k, v in q.items()}
+
+    def wait(self, condition, seconds=30):
+        WebDriverWait(self.browser, seconds).until(lambda _: condition())
+
+    def open(self, query):
+        self.browser.get(self.url + "?" + query)
+        self.wait(lambda: self.script("return !!(state.moves || state.answer)"))
+
+    def test_the_computer_cannot_be_played_for(self):
+        self.open(urllib.parse.urlencode({"position": START, "computer": "North",
+                                          "level": "perfect"}))
+        first = self.script("return +document.querySelector('.pit.playable').dataset.pit")
+        self.click(f'.pit.playable[data-pit="{first}"]')
+        # While it thinks: its pits are locked, to clicks, keys and the page's own play().
+        self.wait(lambda: self.script("return !!state.thinking && !!state.moves"))
+        locked = self.script("""return [document.querySelectorAll('.pit.playable').length,
+            [1,2,3,4,5,6].some(p => play(p)), document.getElementById('thinking').hidden,
+            document.getElementById('thinking').textContent]""")
+        self.assertEqual(locked[:3], [0, False, False])
+        self.assertIn("the computer (North) is thinking", locked[3])
+        # Then it plays its whole turn and names it.
+        self.wait(lambda: "played" in self.browser.find_element(By.ID, "computer-note").text)
+        turns = self.browser.find_element(By.ID, "history").text.split()
+        note = self.browser.find_element(By.ID, "computer-note").text
+        self.assertRegex(note, r"^computer \(North, perfect\) played [\d-]+: perfect")
+        if self.params()["position"].endswith(",S"):  # the computer's turn is over
+            self.assertEqual("N:" + note.split("played ")[1].split(":")[0],
+                             [t for t in turns if t.startswith("N:")][0])
+
+    def test_a_variation_keeps_the_main_line_and_round_trips(self):
+        self.open(urllib.parse.urlencode({"position": START}))
+        body = self.browser.find_element(By.TAG_NAME, "body")
+        pits = [m["pit"] for m in self.moves(self.api(START)["absolute"])["moves"]]
+        for _ in range(3):  # three plies of the main line, the first legal pit each
+            before = self.params()["position"]
+            self.wait(lambda: self.script("return !!state.moves"))
+            self.click(".pit.playable")
+            self.wait(lambda: self.params()["position"] != before)
+        main = self.params()["moves"]
+        body.send_keys(Keys.HOME)
+        self.wait(lambda: "moves" in self.params() and self.params().get("ply") == "0")
+        self.wait(lambda: self.script("return !!state.moves"))
+        other = pits[-1]
+        self.click(f'.pit.playable[data-pit="{other}"]')
+        self.wait(lambda: "lines" in self.params())
+        p = self.params()
+        self.assertEqual(p["moves"], main)  # the main line kept
+        self.assertTrue(p["lines"].startswith(f"S:{other}"), p)
+        self.assertEqual(p["line"], "1")
+        shared = self.browser.current_url
+        self.browser.get("about:blank")
+        self.browser.get(shared)
+        self.wait(lambda: self.browser.find_element(By.ID, "history").text.split()[:1] == [f"S:{other}"])
+        self.assertEqual(self.params()["moves"], main)
+        buttons = self.script("return [...document.querySelectorAll('.variation')].map(e => e.textContent)")
+        self.assertEqual(buttons, ["main: " + main, p["lines"]])
+        self.click("#promote")
+        self.wait(lambda: self.params()["moves"] == p["lines"])
+        self.assertEqual(self.params()["lines"], main)
+
+    def test_the_end_of_a_game_shows_the_swept_score(self):
+        # South's row is empty: North's 6 seeds go to North's store, 12 + 6 = 18 against 10.
+        self.open("position=0,0,0,0,0,0,10,1,2,3,0,0,0,12,S")
+        status = lambda: self.browser.find_element(By.ID, "status").text
+        self.wait(lambda: "game over" in status())
+        self.assertEqual(status(), "game over: South 10, North 18: North wins by 8")
+        self.wait(lambda: self.script("return !state.sowing"))
+        shown = self.script("return [...document.querySelectorAll('#board .seeds')].map(e => +e.textContent)")
+        self.assertEqual(sorted(shown), [0] * 12 + [10, 18])
+        self.open("position=0,0,0,0,0,0,10,1,2,3,0,0,0,12,S&remainder=discard")
+        self.wait(lambda: status() == "game over: South 10, North 12: North wins by 2")
+
+    def test_every_bad_parameter_is_named_and_the_page_stays_usable(self):
+        bad = {"moves=S:9": "moves", "moves=N:1": "moves", "position=garbage": "position=garbage",
+               "capture=weird": "capture=weird", "end=never": "end=never",
+               "remainder=x": "remainder=x", "level=god": "level=god", "computer=Bob": "computer=Bob",
+               "flip=2": "flip=2", "moves=S:1&ply=99": "ply=99", "moves=S:1&line=5": "line=5",
+               "lines=S:1;S:9": "lines", "start=1,2&moves=S:1": "start=1,2", "color=red": "'color'"}
+        for query, named in bad.items():
+            with self.subTest(query=query):
+                self.browser.get(self.url + "?" + query)
+                self.wait(lambda: self.browser.find_element(By.ID, "url-error").is_displayed())
+                self.assertIn(named, self.browser.find_element(By.ID, "url-error").text)
+                self.wait(lambda: self.script("return document.querySelectorAll('.pit.playable').length") > 0)
+                shown = self.script("""return ['capture', 'end', 'remainder', 'computer', 'level']
+                    .map(id => document.getElementById(id).value)""")
+                self.assertIn(shown[0], ["standard", "empty"])
+                self.assertIn(shown[1], ["immediate", "on-turn"])
+                self.assertIn(shown[2], ["owner", "discard"])
+                self.assertIn(shown[3], ["nobody", "North", "South"])
+                self.assertNotEqual(shown[4], "")
+                self.assertEqual(self.script("return document.getElementById('undo').disabled"),
+                                 self.script("return !state.node.parent"))
+                self.assertNotIn("error", self.browser.find_element(By.ID, "status").text)
+
+    def test_graph_and_marks_of_a_finished_game(self):
+        # A game of the database endgame: South plays its best, North its worst (marks), to the end.
+        position, record, values = self.api(START)["absolute"], [], []
+        while True:
+            a = self.api(position)
+            values.append(a["value"] if a["absolute"].endswith(",S") else -a["value"])
+            if a.get("finished"):
+                break
+            south = position.endswith(",S")
+            move = (max if south else min)(a["moves"], key=lambda m: (m["value"], -m["pit"]))
+            side = "S" if south else "N"
+            if record and record[-1][0] == side:
+                record[-1][1].append(move["pit"])
+            else:
+                record.append((side, [move["pit"]]))
+            position = move["absolute"]
+        text = " ".join(f"{s}:" + "-".join(map(str, p)) for s, p in record)
+        self.open(urllib.parse.urlencode({"position": START, "moves": text, "ply": 0}))
+        plies = len(values) - 1
+        circles = lambda: self.script("""return [...document.querySelectorAll('#graph circle')]
+            .map(c => [+c.dataset.ply, +c.dataset.value, c.classList.contains('exact')])""")
+        self.wait(lambda: len(circles()) == plies + 1, 60)
+        self.assertEqual(circles(), [[i, v, True] for i, v in enumerate(values)])
+        # Each turn's mark from the values before and after it, for the side that played it.
+        expected, ply = [], 0
+        for side, pits in record:
+            sign = 1 if side == "S" else -1
+            expected.append(mark(sign * values[ply], sign * values[ply + len(pits)]))
+            ply += len(pits)
+        self.wait(lambda: self.script("return document.querySelectorAll('#history li').length") == len(record))
+        shown = self.script("""return [...document.querySelectorAll('#history li')]
+            .map(li => li.dataset.mark || '')""")
+        self.assertEqual(shown, expected)
+        self.assertTrue(any(expected))
+        self.assertRegex(self.browser.find_element(By.ID, "accuracy").text,
+                         r"South: (\d+) of \1 turns gave nothing away \(100%\), 0 seeds")
+        self.browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        self.wait(lambda: "game over" in self.browser.find_element(By.ID, "status").text)
+        self.browser.save_screenshot(os.path.join(SHOTS, "board-review.png"))
+
+    def test_phone_layouts(self):
+        for width in (320, 390):
+            for pits in (6, 8):
+                with self.subTest(width=width, pits=pits):
+                    self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                        "width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+                    row = ",".join(["4"] * pits)
+                    self.open(f"position={row}/{row}")
+                    # The widest badges there are: bounds on every pit.
+                    boxes = self.script("""
+                        state.answer = null; state.estimate = null;
+                        state.bounds = state.moves.moves.map(m => ({pit: m.pit, lower: -44, upper: 48}));
+                        drawBoard();
+                        const box = e => e.getBoundingClientRect();
+                        return { page: document.documentElement.scrollWidth, view: innerWidth,
+                                 pits: [...document.querySelectorAll('#board .pit')].map(e => [box(e).width, box(e).height]),
+                                 stores: [...document.querySelectorAll('#board .store')].map(e => [box(e).left, box(e).right]),
+                                 badges: document.querySelectorAll('.pit .value.bounds').length,
+                                 review: box(document.getElementById('review')).top,
+                                 board: box(document.getElementById('board')).bottom,
+                                 controls: box(document.getElementById('game-controls')).top }""")
+                    self.assertLessEqual(boxes["page"], boxes["view"], boxes)
+                    self.assertEqual(boxes["badges"], pits)
+                    for w, h in boxes["pits"]:
+                        self.assertAlmostEqual(w, h, delta=1, msg=boxes)
+                        self.assertAlmostEqual(w, boxes["pits"][0][0], delta=1, msg=boxes)
+                    for left, right in boxes["stores"]:
+                        self.assertGreaterEqual(left, 0)
+                        self.assertLessEqual(right, width)
+                    # The game (moves played, graph) right after the board, before the controls.
+                    self.assertGreater(boxes["review"], boxes["board"])
+                    self.assertLess(boxes["review"], boxes["controls"])
+                    if width == 390 and pits == 6:
+                        self.browser.save_screenshot(os.path.join(SHOTS, "board-phone.png"))
+        self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_keyboard_only(self):
+        # Kalah(3,1) to its end: Tab to a pit and Enter once, then the number keys; ← → Home End.
+        self.open("position=1,1,1/1,1,1")
+        for _ in range(20):
+            ActionChains(self.browser).send_keys(Keys.TAB).perform()
+            if self.script("return !!(document.activeElement.dataset || {}).pit"):
+                break
+        before = self.params()["position"]
+        ActionChains(self.browser).send_keys(Keys.ENTER).perform()
+        self.wait(lambda: self.params()["position"] != before)
+        for _ in range(12):
+            self.wait(lambda: self.script("return !!state.moves"))
+            if self.script("return !!state.moves.finished"):
+                break
+            pit = self.script("return state.moves.moves[0].pit")
+            before = self.params()["position"]
+            ActionChains(self.browser).send_keys(str(pit)).perform()
+            self.wait(lambda: self.params()["position"] != before)
+        self.wait(lambda: "game over" in self.browser.find_element(By.ID, "status").text)
+        end = self.params()["position"]
+        ActionChains(self.browser).send_keys(Keys.HOME).perform()
+        self.wait(lambda: self.params()["position"] == "1,1,1,0,1,1,1,0,S")
+        self.wait(lambda: self.script(  # pits a screen reader names and Tab reaches
+            "return document.querySelectorAll('.pit[role=button][tabindex=\"0\"][aria-label]').length") == 3)
+        ActionChains(self.browser).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.END).perform()
+        self.wait(lambda: self.params()["position"] == end)
+
+    def test_a_record_is_exported_and_imported(self):
+        self.open(urllib.parse.urlencode({"start": START, "moves": "S:4 N:1", "lines": "S:3 N:1",
+                                          "capture": "standard"}))
+        self.wait(lambda: self.browser.find_element(By.ID, "history").text.split()[:2] == ["S:4", "N:1"])
+        self.browser.find_element(By.CSS_SELECTOR, "#record-panel summary").click()
+        self.click("#export")
+        text = self.browser.find_element(By.ID, "record-text").get_attribute("value")
+        self.assertIn("moves: S:4 N:1", text)
+        self.assertIn("lines: S:3 N:1", text)
+        self.open("position=1,1,1/1,1,1")  # another game, then the record back
+        self.script(f"importRecord({json.dumps(text)})")
+        self.wait(lambda: self.params().get("moves") == "S:4 N:1")
+        self.assertEqual(self.params()["lines"], "S:3 N:1")
+        self.browser.set_window_size(1280, 900)
+        self.browser.save_screenshot(os.path.join(SHOTS, "board-desktop.png"))
+
+
+if __name__ == "__main__":
+    unittest.main()
