@@ -2,7 +2,8 @@
 Kalah(4,3) against kalah, choosing among the legal pits the prompt lists; kalah, who holds the
 won side, never ends with less than the start's value (+6, as `kalah solve` says); hint and undo
 work; bad keys get a line and the prompt again; the record it prints replays to the end; a whole
-turn typed as 2-3 is played, and extra turns, captures and the final sweep are said.
+turn typed as 2-3 is played, and extra turns, captures and the final sweep are said; --hints
+reports a blunder with the seeds it gave away; --level beginner plays and says so.
 
 usage: python3 play_test.py KALAH_EXECUTABLE
 """
@@ -183,6 +184,36 @@ class Play(unittest.TestCase):
         self.assertIn("you play 4\n", text)
         self.assertIn("the seeds left on the board go to their owners: South's row 0, North's "
                       "row 8\ngame over: South 6, North 13: North (kalah) wins by 7", text)
+    def value(self, position, *flags):
+        """The exact value of a position for its mover, from `kalah solve` (no database)."""
+        out = subprocess.run([EXE, "solve", "--pits", "4", "--no-db", "--json", "--value-only",
+                              *flags, "--position", position], check=True, capture_output=True,
+                             text=True, env={"KALAH_STORE": "off", "PATH": "/usr/bin:/bin"})
+        return json.loads(out.stdout)["value"]
+
+    def test_a_blunder_is_reported_with_its_loss(self):
+        # Kalah(4,3) with --hints: South's 1 gives North the move in a position worth -6 to South
+        # where the start is worth +6: 12 seeds given away, as kalah solve's values say.
+        start, after = self.value("3,3,3,3/3,3,3,3"), -self.value("3,3,3,3/0,4,4,4")
+        self.term = Terminal(["--pits", "4", "--seeds", "3", "--no-db", "--hints", "--time", "2"])
+        self.term.wait_for(PROMPT)
+        self.term.keys("1")
+        self.term.wait_for(re.escape(f"coach: that turn gave away {start - after} seeds "
+                                     f"({start:+d} before it, {after:+d} after it, proven)"))
+        self.term.keys("q")
+        self.term.wait_for(r"\[exited 0\]")
+
+    def test_a_weaker_level_plays_and_says_so(self):
+        self.term = Terminal(["--pits", "4", "--seeds", "3", "--no-db", "--level", "beginner"])
+        self.term.wait_for(r"kalah plays North at level beginner \(1 s a move, within 8 seeds")
+        self.term.wait_for(PROMPT)
+        self.term.keys("3")  # the last seed in the store: an extra turn, then 1 passes the turn
+        self.term.wait_for(PROMPT, after=1)
+        self.term.keys("1")
+        self.term.wait_for(r"kalah \(North\) plays \d.*\(beginner: a move within 8 seeds of the best\)")
+        self.term.keys("q")
+        self.term.wait_for(r"\[exited 0\]")
+
 
 if __name__ == "__main__":
     if not shutil.which("tmux"):

@@ -1,6 +1,7 @@
 // cmd_play.cpp: `kalah play`, a game against kalah in the terminal.
 #include <cstdlib>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "solver/threads.h"
 #include "tools/cli.h"
 #include "tools/game_options.h"
+#include "tools/play_support.h"
 
 namespace kalah {
 namespace {
@@ -17,25 +19,31 @@ namespace {
 struct PlayOptions {
   GameOptions game;
   std::string side = "S";
-  double seconds = 5;
+  std::string level = "strong";
+  double seconds = 0;  // 0: the level's
+  bool hints = false;
   int threads = 0;
 };
 
 constexpr CommandHelp kHelp = {
     "play",
     "kalah play [--pits M] [--seeds N | POSITION] [--moves RECORD] [rule flags] [--side S|N]\n"
-    "           [--time SECONDS] [--db DIR | --no-db]",
+    "           [--level LEVEL] [--time SECONDS] [--hints] [--db DIR | --no-db]",
     "Plays a game against kalah in the terminal, by default Kalah(6,4). You play South, who\n"
     "moves first from the start (--side N: North). Type a pit number, 1..M in your sowing order\n"
     "as the board shows it, to sow that pit, or a whole turn such as 3-6 (each pit but the last\n"
     "must give an extra turn); every move says when it captures or gives an extra turn; h for a hint (the best move kalah finds for you),\n"
-    "u to take back your last move, q to stop. kalah plays perfectly where it proves a move's\n"
-    "value within --time seconds (always inside the database, and in small games); otherwise it\n"
-    "plays the best move of a search bounded by that time and says so. At the end it prints the\n"
-    "result and the game record, which 'kalah solve --moves' replays.",
+    "u to take back your last move, q to stop. At --level perfect, strong or quick (30, 5 or\n"
+    "1 s a move, or --time) kalah plays perfectly where it proves a move's value in that time\n"
+    "(always inside the database, and in small games), otherwise the best move of a search\n"
+    "bounded by it, and says which; casual and beginner play a move at random among those within\n"
+    "3 or 8 seeds of the best. --hints: after each of your turns, how many seeds it gave away\n"
+    "against the best. At the end it prints the result and the game record, which\n"
+    "'kalah solve --moves' replays.",
     "  kalah play                                         Kalah(6,4), you move first\n"
     "  kalah play --pits 4 --seeds 3 --side N             Kalah(4,3), kalah moves first\n"
     "  kalah play --seeds 6 --time 10                     Kalah(6,6): 10 s a move\n"
+    "  kalah play --level beginner --hints                an easy game, each mistake told\n"
     "  kalah play --pits 4 --seeds 3 --moves 'S:2-3 N:2'  go on from a record\n"};
 
 Side parse_side(const std::string& text) {
@@ -45,27 +53,15 @@ Side parse_side(const std::string& text) {
                    "'");
 }
 
-// The command that replays a record: the game's options as given, then --moves.
-std::string replay_command(const PlayOptions& o, const Game& g, const std::vector<Turn>& record) {
-  std::string c = "kalah solve";
-  if (!o.game.position.empty())
-    c += " --position " + format_absolute(g.start, g.rules.pits);
-  else
-    c += " --pits " + std::to_string(g.rules.pits) + " --seeds " +
-         std::to_string(g.start.board.pits[0]);
-  const Rules standard{g.rules.pits};
-  if (g.rules.capture != standard.capture) c += " --capture " + to_string(g.rules.capture);
-  if (g.rules.end != standard.end) c += " --end " + to_string(g.rules.end);
-  if (g.rules.remainder != standard.remainder) c += " --remainder " + to_string(g.rules.remainder);
-  return c + " --moves '" + format_record(record) + "'";
-}
-
 class Match {
  public:
   Match(const PlayOptions& o, Game game)
       : o_(o),
         game_(std::move(game)),
         user_(parse_side(o.side)),
+        level_(parse_level(o.level)),
+        seconds_(o.seconds > 0 ? o.seconds : level_.seconds),
+        rng_(std::random_device{}()),
         tables_(open_tablebase(o.game.tables, game_.rules)),
         positions_{game_.position} {}
 
@@ -73,7 +69,9 @@ class Match {
     const int m = game_.rules.pits;
     std::cout << "kalah play: " << game_.title << ", rules: " << describe(game_.rules)
               << "\nyou play " << side_name(user_) << "; kalah plays " << side_name(other(user_))
-              << " with " << o_.seconds << " s a move"
+              << " at level " << level_.name << " (" << seconds_ << " s a move"
+              << (level_.within >= 0 ? ", within " + std::to_string(level_.within) + " seeds of the best)"
+                                     : ")")
               << (tables_.db ? ", database layers 1.." + std::to_string(tables_.db->max_seeds())
                              : "")
               << "\n";
@@ -87,7 +85,7 @@ class Match {
     }
     if (is_terminal(game_.rules, now().board)) print_result();
     std::cout << "record: " << format_record(record()) << "\n"
-              << "replay: " << replay_command(o_, game_, record()) << "\n";
+              << "replay: " << replay_command(!o_.game.position.empty(), game_, record()) << "\n";
     return kExitOk;
   }
 
@@ -130,30 +128,56 @@ class Match {
         out << (c.value > 0 ? "wins" : "loses") << " by " << std::abs(c.value);
       out << (c.source == Source::kDatabase ? ", proven by the database" : ", proven");
     } else {
-      out << "not proven in " << o_.seconds << " s: the best of a " << c.depth
+      out << "not proven in " << seconds_ << " s: the best of a " << c.depth
           << "-ply search, estimated " << signed_number(c.value) << " for " << side_name(side);
     }
     return out.str();
   }
 
-  // kalah's move for the side to move, within --time.
-  MoveChoice choose() const {
+  // The rules, the database and the store of every question asked.
+  Query base() const {
     Query q;
     q.rules = game_.rules;
+    tables_.serve(q);
+    return q;
+  }
+  // kalah's best move for the side to move, within the level's time.
+  MoveChoice choose() const {
+    Query q = base();
     q.position = now();
     q.ask = Ask::kMove;
-    tables_.serve(q);
-    q.deadline = seconds_from_now(o_.seconds);
+    q.deadline = seconds_from_now(seconds_);
     return *kalah::run(q).move;
   }
 
   void computer_move() {
     const Side me = now().mover;
     std::cout << "kalah is thinking..." << std::flush;
-    const MoveChoice c = choose();
+    const bool weaker = level_.within >= 0;
+    const MoveChoice c = weaker ? level_move(base(), now(), level_, rng_) : choose();
     std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1;
     const std::string said = play(c.pit);
-    std::cout << (said.empty() ? "" : ": " + said) << " (" << verdict(me, c) << ")\n";
+    std::cout << (said.empty() ? "" : ": " + said) << " ("
+              << (weaker ? std::string(level_.name) + ": a move within " +
+                               std::to_string(level_.within) + " seeds of the best"
+                         : verdict(me, c))
+              << ")\n";
+  }
+
+  // --hints: what the user's turn from `before` gave away against the best, in seeds.
+  void coach(const Position& before) const {
+    const double half = seconds_ / 2;
+    const Valued was = value_within(base(), before, half), is = value_within(base(), now(), half);
+    const int after = now().mover == user_ ? is.value : -is.value;  // for the user
+    const bool proven = was.proven && is.proven;
+    std::cout << "coach: ";
+    if (was.value <= after)
+      std::cout << "the best (" << signed_number(was.value);
+    else
+      std::cout << "that turn gave away " << (proven ? "" : "about ") << was.value - after
+                << " seeds (" << signed_number(was.value) << " before it, " << signed_number(after)
+                << " after it";
+    std::cout << (proven ? ", proven)\n" : ", estimated)\n");
   }
 
   // Reads the user's command; false to stop (q or end of input).
@@ -185,6 +209,7 @@ class Match {
       }
       if (word.empty()) continue;  // an empty line: ask again
       const std::vector<int> turn = turn_of(word);
+      const Position before = now();
       for (size_t i = 0; i < turn.size(); ++i) {
         const std::string said = play(turn[i]);
         std::cout << "you play " << turn[i] + 1 << (said.empty() ? "" : ": " + said) << "\n";
@@ -192,7 +217,9 @@ class Match {
         if (i + 1 < turn.size())
           std::cout << "\n" << draw(now(), game_.rules.pits, user_, label(other(user_)), label(user_));
       }
-      if (!turn.empty()) return true;
+      if (turn.empty()) continue;
+      if (o_.hints) coach(before);
+      return true;
     }
   }
 
@@ -283,6 +310,9 @@ class Match {
   const PlayOptions& o_;
   Game game_;
   Side user_;
+  const Level& level_;
+  double seconds_;
+  std::mt19937 rng_;
   Tablebase tables_;
   std::vector<Position> positions_;          // positions_[k] after k plies of this game
   std::vector<std::pair<Side, int>> plies_;  // played here, after game_.record
@@ -296,15 +326,19 @@ int cmd_play(const std::vector<std::string>& args, bool check_only) {
   add_game_options(desc, o.game);
   desc.add_options()("side", po::value(&o.side)->value_name("S|N"),
                      "the side you play (default S, South, who moves first from the start)")(
+      "level", po::value(&o.level)->value_name("LEVEL"),
+      "perfect, strong (the default), quick, casual or beginner")(
       "time", po::value(&o.seconds)->value_name("SECONDS"),
-      "kalah's time for a move, and for a hint (default 5)");
+      "kalah's time for a move and a hint (default: the level's, 30, 5 or 1)")(
+      "hints", po::bool_switch(&o.hints), "after each of your turns, the seeds it gave away");
   add_threads_option(desc, o.threads);
   po::positional_options_description positional;
   positional.add("position", 1);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm)) return kExitOk;
-  check_range("--time", o.seconds, 0.01, 3600.0);
+  if (vm.count("time")) check_range("--time", o.seconds, 0.01, 3600.0);
   parse_side(o.side);
+  parse_level(o.level);
   const ThreadLimit limit(o.threads);
   Game game = resolve_game(o.game, 4);
   if (check_only) return kExitOk;
