@@ -52,20 +52,28 @@ std::string text(const AnyPosition& p) {
 
 constexpr const char* kPositionDoc = R"(A position of a game under its rules, for playing games through:
 legal moves, the position each leads to, the end and the score. Immutable and hashable; every
-call is cheap (no search). Accepted wherever a position's text is.
+call is cheap (no search). Accepted wherever a position's text is. Its seeds in one fixed
+orientation: south and north (each row in its owner's sowing order), stores (South's, North's);
+str() draws the board, North on top.
 
 Position.start(pits=6, seeds=4, capture="standard", end="immediate", remainder="owner")
 Position.from_string(text, pits=0, ...): either notation; pits = 0 takes them from the text.
 
 >>> p = Position.start(pits=3, seeds=2)
->>> str(p), p.to_move, p.legal_moves
+>>> p.notation, p.to_move, p.legal_moves
 ('2,2,2/2,2,2/0,0', 'S', [1, 2, 3])
 >>> q = p.play(2)                 # the last seed in the store: South moves again
->>> q.to_move, q.stores, q.legal_moves
-('S', (1, 0), [1, 3])
+>>> q.to_move, q.stores, q.south, q.legal_moves
+('S', (1, 0), (2, 0, 3), [1, 3])
 >>> r = q.play(3)
->>> r.to_move, str(r), r.absolute
-('N', '3,3,2/2,0,0/0,2', '2,0,0,2,3,3,2,0,N')
+>>> r.to_move, r.stores, r.north, r.absolute
+('N', (2, 0), (3, 3, 2), '2,0,0,2,3,3,2,0,N')
+>>> print(r)
+     3  2  1
+     2  3  3     North to move
+  0           2
+     2  0  0
+     1  2  3
 >>> end = Position.from_string("0,0,0/1,2,0/5,4")
 >>> end.is_over, end.score, end.legal_moves     # the mover's row is empty: 5 - 4 - 3
 (True, -2, [])
@@ -146,25 +154,42 @@ void bind_position(py::module_& m) {
           },
           py::arg("text"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = "standard",
           py::arg("end") = "immediate", py::arg("remainder") = "owner")
-      .def_property_readonly("legal_moves", &api::Position::legal_moves)
-      .def("play", &api::Position::play, py::arg("pit"))
-      .def_property_readonly("is_over", &api::Position::is_over)
-      .def_property_readonly("score", &api::Position::score)
-      .def_property_readonly("pits", [](const api::Position& p) { return p.rules().pits; })
-      .def_property_readonly("rules",
-                             [](const api::Position& p) { return rules_dict(p.rules()); })
-      .def_property_readonly("to_move",
-                             [](const api::Position& p) { return std::string(1, p.mover()); })
-      .def_property_readonly("stores",
-                             [](const api::Position& p) {
-                               return std::make_pair(p.mover_store(), p.opponent_store());
-                             })
-      .def_property_readonly("absolute", &api::Position::absolute)
-      .def("__str__", &api::Position::str)
+      .def_property_readonly("legal_moves", &api::Position::legal_moves,
+                             "The pits the player to move may sow, 1..pits in sowing order.")
+      .def("play", &api::Position::play, py::arg("pit"),
+           "The position after the player to move sows `pit` (ValueError if it is not legal).")
+      .def_property_readonly("is_over", &api::Position::is_over,
+                             "Whether the game is over under the position's end rule.")
+      .def_property_readonly(
+          "score", &api::Position::score,
+          "The final margin for the player to move of a finished game (stores and the seeds "
+          "left, by the remainder rule); of one not over, the stores' margin.")
+      .def_property_readonly(
+          "pits", [](const api::Position& p) { return p.rules().pits; },
+          "How many pits a row has (the m of Kalah(m,n)); the seeds are in south and north.")
+      .def_property_readonly(
+          "rules", [](const api::Position& p) { return rules_dict(p.rules()); },
+          "The rule variant: {'capture': ..., 'end': ..., 'remainder': ...}.")
+      .def_property_readonly(
+          "to_move", [](const api::Position& p) { return std::string(1, p.mover()); },
+          "'S' or 'N': the player to move.")
+      .def_property_readonly(
+          "stores",
+          [](const api::Position& p) {
+            return p.mover() == 'S' ? std::make_pair(p.mover_store(), p.opponent_store())
+                                    : std::make_pair(p.opponent_store(), p.mover_store());
+          },
+          "(South's store, North's store), whoever is to move.")
+      .def_property_readonly("absolute", &api::Position::absolute,
+                             "The absolute notation: 2m+2 bins counter-clockwise from South's "
+                             "first pit, then S or N.")
+      .def_property_readonly("notation", &api::Position::str,
+                             "The side-relative notation 'A/B/x,y': the mover's pits, the "
+                             "opponent's, the stores (mover's first).")
       .def("__repr__",
            [](const api::Position& p) {
              const api::Rules& r = p.rules();
-             return "Position.from_string('" + p.str() + "', capture='" + r.capture +
+             return "Position.from_string('" + p.absolute() + "', capture='" + r.capture +
                     "', end='" + r.end + "', remainder='" + r.remainder + "')";
            })
       .def(py::self == py::self)
@@ -232,10 +257,15 @@ void bind_database(py::module_& m) {
            py::arg("directory") = py::none(), py::kw_only(), py::arg("capture") = "standard",
            py::arg("end") = "immediate", py::arg("remainder") = "owner", py::arg("pits") = 0,
            py::arg("cache_mb") = 0, py::arg("store") = true)
-      .def_property_readonly("pits", [](const api::Database& db) { return db.rules().pits; })
-      .def_property_readonly("max_seeds", &api::Database::max_seeds)
-      .def_property_readonly("rules",
-                             [](const api::Database& db) { return rules_dict(db.rules()); })
+      .def_property_readonly(
+          "pits", [](const api::Database& db) { return db.rules().pits; },
+          "How many pits a row has in the database's game.")
+      .def_property_readonly("max_seeds", &api::Database::max_seeds,
+                             "Its top layer: it holds every position with at most this many "
+                             "seeds on the pits.")
+      .def_property_readonly(
+          "rules", [](const api::Database& db) { return rules_dict(db.rules()); },
+          "Its rule variant: {'capture': ..., 'end': ..., 'remainder': ...}.")
       .def(
           "analyse",
           [](const api::Database& db, const AnyPosition& position, int threads,
@@ -249,7 +279,8 @@ void bind_database(py::module_& m) {
           },
           py::arg("position"), py::kw_only(), py::arg("threads") = 0,
           py::arg("value_only") = false, py::arg("timeout") = py::none(),
-          py::arg("progress") = py::none());
+          py::arg("progress") = py::none(),
+          "analyse() with this database (its rules): every move's value and a best line.");
   py::object database = m.attr("Database");
   database.attr("probe") = py::reinterpret_steal<py::object>(
       PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(database.ptr()), &probe_method));

@@ -89,31 +89,41 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
   return as_dict(task.get());
 }
 
-// The `db` argument when it is a Database, else null.
-const api::Database* given_database(const py::object& db) {
+// The `db` argument when it is a Database, else null; a TypeError naming Python's type when it
+// is none of what `db` may be.
+inline const api::Database* given_database(const py::object& db) {
   if (db.is_none() || py::isinstance<py::str>(db)) return nullptr;
-  return db.cast<const api::Database*>();
+  if (py::isinstance(db, py::module_::import("os").attr("PathLike"))) return nullptr;
+  try {
+    return db.cast<const api::Database*>();
+  } catch (const py::cast_error&) {
+    throw py::type_error("db must be a Database, a directory (str or os.PathLike), 'default' or "
+                         "None, not " + std::string(py::str(db.get_type().attr("__name__"))));
+  }
 }
 
-// The `db` argument: a Database, None (search alone) or "default": the default directory's
-// database of these rules when it holds them (as the command line does), else none. Opened once
-// a process and kept.
-const api::Database* database(const py::object& db, const api::Rules& rules) {
+// The `db` argument: a Database; None (search alone); "default": the default directory's
+// database of these rules when it holds them (as the command line does), else none; another
+// str or os.PathLike: that directory's database of these rules (ValueError if it has none).
+// Directories are opened once a process and kept.
+inline const api::Database* database(const py::object& db, const api::Rules& rules) {
   if (db.is_none()) return nullptr;
-  if (!py::isinstance<py::str>(db)) return db.cast<const api::Database*>();
-  if (db.cast<std::string>() != "default")
-    throw py::value_error("db must be a Database, None or 'default', not '" +
-                          db.cast<std::string>() + "'");
+  if (const api::Database* given = given_database(db)) return given;
+  const std::string path = py::str(py::module_::import("os").attr("fspath")(db));
+  const bool by_default = path == "default";
+  const std::string dir = by_default ? api::default_directory() : path;
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<api::Database>> opened;
-  const std::string key = std::to_string(rules.pits) + rules.capture + rules.end + rules.remainder;
+  const std::string key = dir + '\n' + std::to_string(rules.pits) + rules.capture + rules.end +
+                          rules.remainder;
   py::gil_scoped_release release;  // opening may write decoded copies for seconds
   std::lock_guard lock(mutex);
   if (const auto it = opened.find(key); it != opened.end()) return it->second.get();
   try {
-    auto d = std::make_unique<api::Database>(api::default_directory(), rules);
+    auto d = std::make_unique<api::Database>(dir, rules);
     return (opened[key] = std::move(d)).get();
   } catch (const std::invalid_argument&) {  // no layers of these rules there (or no directory)
+    if (!by_default) throw;
     return nullptr;
   }
 }

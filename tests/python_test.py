@@ -3,6 +3,7 @@
 usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)
 """
 import doctest
+import inspect
 import json
 import os
 import random
@@ -143,21 +144,35 @@ class Module(unittest.TestCase):
             for pits, seeds in ((3, 2), (4, 2), (5, 1)):
                 p = kalah.Position.start(pits=pits, seeds=seeds, **rules)
                 self.assertEqual(p.rules, rules)
+                game = kalah.Game(p)
                 while True:
                     expected = cli("solve", *flags, "--no-db", "--json", p.absolute)[0]
-                    self.assertEqual((str(p), p.absolute), (expected["position"],
-                                                             expected["absolute"]))
-                    self.assertEqual(p.is_over, expected["finished"], str(p))
+                    self.assertEqual((p.notation, p.absolute), (expected["position"],
+                                                                 expected["absolute"]))
+                    self.assertEqual(p.is_over, expected["finished"], p.notation)
+                    # One fixed orientation, whoever is to move.
+                    bins = list(map(int, expected["absolute"].split(",")[:-1]))
+                    self.assertEqual((p.south, p.stores[0], p.north, p.stores[1]),
+                                     (tuple(bins[:pits]), bins[pits], tuple(bins[pits + 1:-1]),
+                                      bins[-1]))
+                    self.assertEqual(p.to_move, expected["to_move"][0])
                     self.assertEqual(p.legal_moves, [m["pit"] for m in expected["moves"]])
                     for m in expected["moves"]:
-                        self.assertEqual(str(p.play(m["pit"])), m["position"])
+                        self.assertEqual(p.play(m["pit"]).notation, m["position"])
+                        game.play(m["pit"])
+                        game.undo()
                     self.assertEqual(kalah.Position.from_string(p.absolute, **rules), p)
                     if p.is_over:
-                        self.assertEqual(p.score, expected["value"], str(p))
+                        self.assertEqual(p.score, expected["value"], p.notation)
                         break
                     with self.assertRaisesRegex(ValueError, "not a legal move"):
                         p.play(pits + 1)
-                    p = p.play(rng.choice(p.legal_moves))
+                    p = game.play(rng.choice(p.legal_moves)).position
+                # The game's record is the command line's: it replays to the same end, and back.
+                replayed = cli("solve", *flags, "--no-db", "--json", "--value-only", "--position",
+                               game.start.absolute, "--moves", game.record())[0]
+                self.assertEqual(replayed["absolute"], game.position.absolute)
+                self.assertEqual(kalah.Game.from_record(game.record(), game.start), game)
                 with self.assertRaisesRegex(ValueError, "the game is over"):
                     p.play(1)
 
@@ -233,8 +248,8 @@ class Module(unittest.TestCase):
                                "--threads", "1", "--json"], env=env, check=True,
                               capture_output=True, text=True)
         self.assertEqual(json.loads(line.stdout)["probes"], with_db)
-        with self.assertRaisesRegex(ValueError, "db must be a Database, None or 'default'"):
-            kalah.solve(pits=4, seeds=3, db="mine")
+        with self.assertRaisesRegex(ValueError, "mine: no such database directory"):
+            kalah.solve(pits=4, seeds=3, db="mine")  # any other text is a directory
 
     def test_progress_and_an_estimate_at_once(self):
         reports = []
@@ -262,6 +277,29 @@ class Module(unittest.TestCase):
 
     def test_the_docstrings_examples(self):
         self.assertEqual(doctest.testmod(kalah).failed, 0)
+        self.assertEqual(doctest.testmod(kalah._game).failed, 0)
+
+    def test_a_clean_documented_namespace(self):
+        self.assertEqual(dir(kalah), sorted(kalah.__all__))
+        for name in kalah.__all__:  # the type aliases' strings are for readers of the source
+            thing = getattr(kalah, name)
+            if isinstance(thing, type) or inspect.isfunction(thing):
+                self.assertTrue(thing.__doc__, name)
+        for cls in (kalah.Position, kalah.Game, kalah.Database):
+            for name, member in vars(cls).items():
+                if not name.startswith("_"):
+                    self.assertTrue(getattr(member, "__doc__", None), f"{cls.__name__}.{name}")
+        print(kalah.Position.start(pits=3, seeds=2))  # the board as text, for the log
+
+    def test_the_db_argument(self):
+        with self.assertRaisesRegex(TypeError, "db must be a Database, a directory .* not int"):
+            kalah.analyse("1,1/1,1", db=5)
+        by_path = kalah.analyse(self.positions[0], db=self.dir, capture="empty")
+        by_database = kalah.analyse(self.positions[0], db=kalah.Database(self.dir, capture="empty"))
+        self.assertEqual(without_counts(by_path), without_counts(by_database))
+        self.assertEqual(by_path["source"], "database")
+        with self.assertRaisesRegex(ValueError, "no such database directory"):
+            kalah.analyse("1,1/1,1", db="/nonexistent")
 
     def test_errors_are_value_errors_with_the_command_lines_message(self):
         db = kalah.Database(self.dir, capture="empty")

@@ -9,38 +9,57 @@ move under perfect play. Positions are a :class:`Position` or text as on the com
 >>> kalah.solve(pits=4, seeds=3)["value"]                   # standard rules: South wins by 6
 6
 >>> p = kalah.Position.start(pits=3, seeds=2)
->>> p.legal_moves, str(p.play(2))                           # pit 2's last seed lands in the store
-([1, 2, 3], '2,0,3/2,2,2/1,0')
+>>> p.legal_moves, p.play(2).south, p.play(2).stores       # pit 2's last seed lands in the store
+([1, 2, 3], (2, 0, 3), (1, 0))
+>>> print(kalah.Game.from_record("S:2-3 N:1", p).position)
+     3  2  1
+     3  4  0     North to move
+  1           2
+     2  0  0
+     1  2  3
 >>> a = kalah.analyse(p, threads=1)
 >>> [(m["pit"], m["value"]) for m in a["moves"]], a["best_line"][0]
 ([(1, -8), (2, 4), (3, 0)], '2-3')
 
-Answers are dicts with the fields of ``kalah solve --json`` (docs/json.md), typed as
+A :class:`Game` holds a game record in the command line's notation (``"S:3-6 N:2"``) and the
+positions it passes through. Answers are dicts with the fields of ``kalah solve --json`` (docs/json.md), typed as
 :class:`Answer`. Bad input raises ValueError with the command line's message; a database that
 cannot be read or is damaged raises RuntimeError; Ctrl-C ends a search with KeyboardInterrupt.
 Every function releases the GIL while it works.
 """
 from __future__ import annotations
 
-from typing import Callable, List, Literal, Optional, TypedDict, Union
+import os as _os
+from typing import (Callable as _Callable, List as _List, Literal as _Literal,
+                    Optional as _Optional, TypedDict as _TypedDict, Union as _Union)
 
 try:
-    from typing import Required
+    from typing import Required as _Required
 except ImportError:  # Python < 3.11
-    from typing_extensions import Required
+    from typing_extensions import Required as _Required
 
 from . import _kalah
+from ._game import Game
 from ._kalah import Database, Position, __version__
 
-__all__ = ["Answer", "Database", "Estimate", "Move", "Opening", "Position", "Progress", "Rules",
+__all__ = ["Answer", "Capture", "Database", "DatabaseArgument", "End", "Estimate", "Game", "Move",
+           "Opening", "Position", "Progress", "ProgressCallback", "Remainder", "Rules",
            "__version__", "analyse", "solve"]
 
-Capture = Literal["standard", "empty"]
-End = Literal["immediate", "on-turn"]
-Remainder = Literal["owner", "discard"]
+
+def __dir__() -> "_List[str]":
+    """The public names only (not the typing helpers this module uses)."""
+    return sorted(__all__)
+
+Capture = _Literal["standard", "empty"]
+"""``--capture``: standard (only when the opposite pit holds seeds) or empty."""
+End = _Literal["immediate", "on-turn"]
+"""``--end``: immediate (either row empty) or on-turn (the mover's row empty)."""
+Remainder = _Literal["owner", "discard"]
+"""``--remainder``: the seeds left at the end go to their row's owner, or count for nobody."""
 
 
-class Rules(TypedDict):
+class Rules(_TypedDict):
     """The rule variant: ``kalah solve``'s ``--capture``, ``--end`` and ``--remainder``; a
     Database's and a Position's ``rules``, which ``**rules`` passes on."""
     capture: Capture
@@ -48,7 +67,7 @@ class Rules(TypedDict):
     remainder: Remainder
 
 
-class Move(TypedDict):
+class Move(_TypedDict):
     """One legal move of an analysed position."""
     pit: int          # 1..m, in the mover's sowing order
     value: int        # final margin for the player to move after this move and best play
@@ -58,7 +77,7 @@ class Move(TypedDict):
     absolute: str
 
 
-class Opening(TypedDict):
+class Opening(_TypedDict):
     """One opening under the pie rule."""
     turn: str
     value: int           # final margin for the first player if the opponent does not swap
@@ -66,22 +85,22 @@ class Opening(TypedDict):
     value_with_pie: int  # what the opening is worth to the first player: -|value|
 
 
-class Estimate(TypedDict, total=False):
+class Estimate(_TypedDict, total=False):
     """A heuristic search's estimate while nothing is proven (``Answer["estimate"]``,
     ``Progress["estimate"]``): final margins for the player to move, kept within the bounds
     proven."""
-    value: Required[int]
-    depth: Required[int]    # plies looked ahead
-    exact: Required[bool]   # the heuristic search reached every game end: the value
+    value: _Required[int]
+    depth: _Required[int]    # plies looked ahead
+    exact: _Required[bool]   # the heuristic search reached every game end: the value
     best: int               # its best pit, 1..m
-    moves: List[dict]       # a full analysis's: each pit with its estimated value
+    moves: _List[dict]       # a full analysis's: each pit with its estimated value
 
 
-class Progress(TypedDict, total=False):
+class Progress(_TypedDict, total=False):
     """What ``progress=`` is called with while a search works (docs/json.md, "progress")."""
-    running: Required[bool]
-    seconds: Required[float]
-    nodes: Required[int]
+    running: _Required[bool]
+    seconds: _Required[float]
+    nodes: _Required[int]
     lower: int              # proven bounds on the final margin
     upper: int
     done: int               # a full analysis: moves valued exactly
@@ -89,56 +108,61 @@ class Progress(TypedDict, total=False):
     estimate: Estimate
 
 
-ProgressCallback = Callable[[Progress], None]
-DatabaseArgument = Union[Database, None, Literal["default"]]
+ProgressCallback = _Callable[[Progress], None]
+"""``progress=``: called with a :class:`Progress` dict while a search works."""
+DatabaseArgument = _Union[Database, None, str, _os.PathLike]
+"""The ``db`` argument: a Database; ``"default"`` (the command line's default directory's
+database of the rules, when it holds them); another directory (str or os.PathLike), whose
+database of the rules is opened once and kept; or None (search without one)."""
 
 
-class Answer(TypedDict, total=False):
+class Answer(_TypedDict, total=False):
     """An answer: the JSON object of ``kalah solve --json`` (docs/json.md). A full analysis has
     value, result, board_value, finished, moves and best_line; ``value_only=True`` value and
     result; ``pie=True`` value, result, best_opening and openings; a search that ran out of
     ``timeout`` interrupted, lower and upper (the bounds proven), stopped ("deadline") and no
     value."""
-    kalah_version: Required[str]
-    command: Required[str]
-    position: Required[str]
-    absolute: Required[str]
-    pits: Required[int]
-    rules: Required[Rules]
-    to_move: Required[str]   # "South" or "North"
+    kalah_version: _Required[str]
+    command: _Required[str]
+    position: _Required[str]
+    absolute: _Required[str]
+    pits: _Required[int]
+    rules: _Required[Rules]
+    to_move: _Required[str]   # "South" or "North"
     value: int
     result: str
     board_value: int
     finished: bool
-    moves: List[Move]
-    best_line: List[str]
+    moves: _List[Move]
+    best_line: _List[str]
     value_only: bool
     pie: bool
     best_opening: str
-    openings: List[Opening]
+    openings: _List[Opening]
     interrupted: bool
     stopped: str             # why a search ended early: "deadline" (timeout) or "stop"
     lower: int
     upper: int
     estimate: Estimate       # interrupted, with a timeout or progress: the heuristic's
-    source: Required[str]    # "database", "store", "search" or "bounds"
-    nodes: Required[int]
+    source: _Required[str]    # "database", "store", "search" or "bounds"
+    nodes: _Required[int]
     probes: int
-    seconds: Required[float]
+    seconds: _Required[float]
 
 
-def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
-          end: Optional[End] = None, remainder: Optional[Remainder] = None,
+def solve(*, seeds: int, pits: int = 0, capture: _Optional[Capture] = None,
+          end: _Optional[End] = None, remainder: _Optional[Remainder] = None,
           db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
-          timeout: Optional[float] = None, pie: bool = False,
-          progress: Optional[ProgressCallback] = None) -> Answer:
+          timeout: _Optional[float] = None, pie: bool = False,
+          progress: _Optional[ProgressCallback] = None) -> Answer:
     """Solves the start of Kalah(pits, seeds): ``kalah solve --seeds N``.
 
     pits, capture, end, remainder: the game; those not given are ``db``'s, else 6 pits and the
-    command line's rules (standard capture, immediate end, remainder to its owner). ``db``, a
-    Database of the same rules, ends the search at its layers; "default" (the default) is the
-    command line's: the database in the default directory ($KALAH_DB, else ~/.cache/kalah/db)
-    when it holds the rules, opened once and kept; None searches without one. threads: 0 (every
+    command line's rules (standard capture, immediate end, remainder to its owner). ``db``
+    (:data:`DatabaseArgument`), a Database of the same rules or a directory holding one, ends
+    the search at its layers; "default" (the default) is the command line's: the database in
+    the default directory ($KALAH_DB, else ~/.cache/kalah/db) when it holds the rules, opened
+    once and kept; None searches without one. threads: 0 (every
     core) or how many. value_only: the value alone (no moves, no line), far less work in big
     games. timeout: seconds (None, 0 or inf: no limit; any size is safe); when they run out the
     answer holds the bounds proven (``interrupted``, ``lower``, ``upper``) and the estimate of a
@@ -158,11 +182,11 @@ def solve(*, seeds: int, pits: int = 0, capture: Optional[Capture] = None,
         threads=threads, value_only=value_only, timeout=timeout, pie=pie, progress=progress)
 
 
-def analyse(position: Union[str, Position], *, pits: int = 0, capture: Optional[Capture] = None,
-            end: Optional[End] = None, remainder: Optional[Remainder] = None,
+def analyse(position: _Union[str, Position], *, pits: int = 0, capture: _Optional[Capture] = None,
+            end: _Optional[End] = None, remainder: _Optional[Remainder] = None,
             db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
-            timeout: Optional[float] = None, pie: bool = False,
-            progress: Optional[ProgressCallback] = None) -> Answer:
+            timeout: _Optional[float] = None, pie: bool = False,
+            progress: _Optional[ProgressCallback] = None) -> Answer:
     """Every move's value and a best line of any position: from ``db`` when it holds the
     position, else by a search (ending at ``db``). A Position brings its rules; for text the
     rules not given are ``db``'s, else the command line's; rules that contradict ``db`` raise

@@ -1,0 +1,134 @@
+"""Positions seen from one fixed side, the board drawn as text, and game records (kalah.Game):
+the Python side of kalah's Position (python/_kalah.cpp)."""
+from __future__ import annotations
+
+import re as _re
+from typing import Iterator, List, Optional, Tuple
+
+from ._kalah import Position
+
+
+def _bins(p: Position) -> List[int]:
+    return [int(b) for b in p.absolute.split(",")[:-1]]
+
+
+def _south(p: Position) -> Tuple[int, ...]:
+    """South's pits, 1..pits in South's sowing order (left to right as the board is drawn)."""
+    return tuple(_bins(p)[:p.pits])
+
+
+def _north(p: Position) -> Tuple[int, ...]:
+    """North's pits, 1..pits in North's sowing order (right to left as the board is drawn)."""
+    m = p.pits
+    return tuple(_bins(p)[m + 1:2 * m + 1])
+
+
+def _board(p: Position) -> str:
+    """The board as text, North on top (its pits numbered right to left), South below, the
+    stores at each player's right: North's at the left, South's at the right."""
+    m, south, north = p.pits, _south(p), _north(p)
+    stores = p.stores
+    mover = "South" if p.to_move == "S" else "North"
+    label = "" if p.is_over else f"     {mover} to move"
+    cells = lambda values: "   " + "".join(f"{v:3d}" for v in values)
+    return "\n".join([
+        cells(range(m, 0, -1)),
+        cells(reversed(north)) + (label if mover == "North" else ""),
+        f"{stores[1]:3d}" + " " * (3 * m) + f"{stores[0]:3d}",
+        cells(south) + (label if mover == "South" else ""),
+        cells(range(1, m + 1)),
+    ])
+
+
+setattr(Position, "south", property(_south))  # setattr: the stub (_kalah.pyi) declares them
+setattr(Position, "north", property(_north))
+setattr(Position, "__str__", _board)
+
+_TURN = _re.compile(r"^([SN]):([1-9][0-9]*(?:-[1-9][0-9]*)*)$")
+
+
+class Game:
+    """A game: its start and every pit played, with the position after each (python-chess's
+    Game and Board in one). Its record is the command line's notation, a turn per side with
+    extra turns joined by dashes: ``"S:3-6 N:2"`` (``kalah solve --moves``, ``kalah play``).
+
+    >>> g = Game(Position.start(pits=3, seeds=2))
+    >>> g.play(2).play(3).play(1)
+    Game.from_record('S:2-3 N:1', Position.from_string('2,2,2,0,2,2,2,0,S', capture='standard', end='immediate', remainder='owner'))
+    >>> str(g), g.position.to_move, len(g.positions)    # N:1 ends in North's store
+    ('S:2-3 N:1', 'N', 4)
+    >>> Game.from_record("S:2-3 N:1", g.start) == g
+    True
+    >>> g.undo(), str(g)
+    (1, 'S:2-3')
+    """
+
+    def __init__(self, start: Optional[Position] = None) -> None:
+        """A game from `start` (by default the start of Kalah(6,4), standard rules)."""
+        self.start: Position = start if start is not None else Position.start()
+        self.positions: List[Position] = [self.start]
+        self.pits_played: List[int] = []
+
+    @classmethod
+    def from_record(cls, record: str, start: Optional[Position] = None) -> "Game":
+        """Replays a record (``"S:3-6 N:2"``) from `start`; ValueError naming the first turn
+        that cannot be played, and why."""
+        game = cls(start)
+        for turn in record.split():
+            match = _TURN.match(turn)
+            if not match:
+                raise ValueError(f"{turn!r} is not a turn like S:3-6")
+            for pit in map(int, match.group(2).split("-")):
+                if game.position.to_move != match.group(1):
+                    raise ValueError(f"{turn}: it is {game.position.to_move}'s turn")
+                if pit not in game.position.legal_moves:
+                    raise ValueError(f"{turn}: pit {pit} cannot be played in "
+                                     f"{game.position.notation}")
+                game.play(pit)
+        return game
+
+    @property
+    def position(self) -> Position:
+        """The position now."""
+        return self.positions[-1]
+
+    def play(self, pit: int) -> "Game":
+        """Plays a pit of the player to move (ValueError if it is not legal); returns the game."""
+        self.positions.append(self.position.play(pit))
+        self.pits_played.append(pit)
+        return self
+
+    def undo(self) -> int:
+        """Takes back the last pit played and returns it (IndexError at the start)."""
+        if not self.pits_played:
+            raise IndexError("undo at the start of the game")
+        self.positions.pop()
+        return self.pits_played.pop()
+
+    def turns(self) -> Iterator[Tuple[str, List[int]]]:
+        """Each turn: the side ('S' or 'N') and its pits, extra turns included."""
+        side, pits = "", []
+        for position, pit in zip(self.positions, self.pits_played):
+            if position.to_move != side and pits:
+                yield side, pits
+                pits = []
+            side = position.to_move
+            pits.append(pit)
+        if pits:
+            yield side, pits
+
+    def record(self) -> str:
+        """The command line's record: ``"S:3-6 N:2"``."""
+        return " ".join(f"{side}:" + "-".join(map(str, pits)) for side, pits in self.turns())
+
+    def __str__(self) -> str:
+        return self.record()
+
+    def __repr__(self) -> str:
+        return f"Game.from_record({self.record()!r}, {self.start!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and self.start == other.start
+                and self.pits_played == other.pits_played)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
