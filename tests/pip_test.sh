@@ -3,7 +3,8 @@
 # (--system-site-packages), `pip install --no-build-isolation SOURCE` (setup.py builds the
 # extension with CMake in BUILD/pip, kept between runs), then with no PYTHONPATH: the README's
 # Python example verbatim, the package's doctests, the typed example under `mypy --strict` against
-# the installed stubs. Usage: pip_test.sh SOURCE_DIR BUILD_DIR
+# the installed stubs; then a Python without the package wheel (a plain venv, pyenv's when
+# present). Usage: pip_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 source_dir=$1 build_dir=$2
 work=$(mktemp -d)
@@ -37,3 +38,23 @@ if "$py" -c "import mypy" 2>/dev/null; then
 else
   echo "mypy is not installed (python3-mypy): the stubs are not checked"
 fi
+
+# A Python with setuptools but not the package wheel (pyenv's, a plain venv: the README's command
+# failed there with "invalid command 'bdist_wheel'"): Debian's own in a venv that does not see
+# Debian's packages, and pyenv's when this machine has one (not installable from Debian).
+plain_install() {  # PYTHON NAME BUILD_SUFFIX
+  "$1" -m venv "$work/$2"
+  if "$work/$2/bin/python" -c "import wheel" 2>/dev/null; then
+    echo "note: $2 has the package wheel: the fallback is not exercised"
+  fi
+  KALAH_PIP_BUILD_DIR="$build_dir/pip$3" "$work/$2/bin/python" -m pip install \
+    --no-build-isolation --no-index --quiet "$source_dir" > "$work/$2.out" 2>&1 ||
+    { cat "$work/$2.out"; echo "FAIL: pip install with $2" >&2; exit 1; }
+  "$work/$2/bin/python" -c "import kalah; assert kalah.solve(pits=4, seeds=3, db=None)['value'] == 6"
+  "$work/$2/bin/python" -m pip uninstall --yes --quiet kalah
+  echo "ok: pip install with $2 ($("$work/$2/bin/python" --version)), no package wheel"
+}
+plain_install /usr/bin/python3 plain-venv ""  # the same interpreter: its CMake build again
+for pyenv in "$HOME"/.pyenv/versions/3.1[1-9]*/bin/python3 /root/.pyenv/versions/3.1[1-9]*/bin/python3; do
+  if [ -x "$pyenv" ]; then plain_install "$pyenv" pyenv-venv -pyenv; break; fi
+done
