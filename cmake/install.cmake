@@ -73,13 +73,25 @@ string(CONCAT KALAH_DEB_DESCRIPTION
     "alpha-beta/MTD(f) search that ends at them. Every rule variant (capture, end of game,\n"
     "remainder, the pie rule), proofs that an independent checker verifies.")
 
-set(CPACK_DEBIAN_PROGRAM_PACKAGE_NAME kalah)
+# The program built for mpirun (-DKALAH_MPI=ON, as the tests' build is) links Open MPI: it is a
+# package of its own, kalah-mpi, in place of kalah; the package users build (scripts/build.sh)
+# leaves MPI out.
 set(CPACK_DEBIAN_PROGRAM_PACKAGE_SECTION games)
 set(CPACK_DEBIAN_PROGRAM_PACKAGE_RECOMMENDS "python3, python3-zstandard")
 string(CONCAT CPACK_DEBIAN_PROGRAM_DESCRIPTION
     "perfect-play solver and endgame databases for Kalah\n${KALAH_DEB_DESCRIPTION}\n"
     "This package holds the kalah command: build, solve, query, verify, serve (an analysis\n"
     "board in the browser), play, kgp; and kalah-check-certificate.")
+if(KALAH_MPI)
+  set(CPACK_DEBIAN_PROGRAM_PACKAGE_NAME kalah-mpi)
+  set(CPACK_DEBIAN_PROGRAM_PACKAGE_PROVIDES kalah)
+  set(CPACK_DEBIAN_PROGRAM_PACKAGE_CONFLICTS kalah)
+  set(CPACK_DEBIAN_PROGRAM_PACKAGE_REPLACES kalah)
+  string(APPEND CPACK_DEBIAN_PROGRAM_DESCRIPTION
+         "\nBuilt for mpirun (Open MPI): kalah build and solve over several processes.")
+else()
+  set(CPACK_DEBIAN_PROGRAM_PACKAGE_NAME kalah)
+endif()
 
 set(CPACK_DEBIAN_LIBRARY_PACKAGE_NAME libkalah${PROJECT_VERSION_MAJOR})
 set(CPACK_DEBIAN_LIBRARY_PACKAGE_SECTION libs)

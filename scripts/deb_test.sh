@@ -22,6 +22,16 @@ cleanup() {
 trap cleanup EXIT
 
 (cd "$build" && cpack -G DEB -B "$tmp/debs" >/dev/null)
+# Open MPI only in the package of the MPI build, kalah-mpi, never in kalah.
+for deb in "$tmp"/debs/kalah_*.deb "$tmp"/debs/kalah-mpi_*.deb; do
+  [ -e "$deb" ] || continue
+  depends=$(dpkg-deb -f "$deb" Depends)
+  case "$(basename "$deb"):$depends" in
+    kalah_*mpi*) echo "FAIL: $(basename "$deb") depends on MPI: $depends" >&2; exit 1 ;;
+    kalah-mpi_*mpi*) echo "deb_test: $(basename "$deb"), the MPI build's own package, has Open MPI" ;;
+    kalah-mpi_*) echo "FAIL: $(basename "$deb") without Open MPI: $depends" >&2; exit 1 ;;
+  esac
+done
 mmdebstrap --quiet --variant=apt --mode=root bookworm "$root" http://deb.debian.org/debian
 mkdir -p "$root/kalah"
 cp "$tmp"/debs/*.deb "$root/kalah/"
