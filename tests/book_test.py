@@ -106,9 +106,22 @@ class Book(unittest.TestCase):
                      if not f.endswith(".book")]
         self.assertEqual(leftovers, [])
 
+    def test_the_book_is_listed(self):
+        built, _ = self.book(2)
+        in_book = {p["moves"]: p["value"] for p in built if p["source"] == "analysed"}
+        out = kalah("book", "list", "--db", self.db, "--pits", "4", "--seeds", "3", "--json",
+                    env=self.env)
+        listed = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(listed[-1], {**listed[-1], "event": "done", "positions": len(in_book)})
+        self.assertEqual({p["moves"]: p["value"] for p in listed[:-1]}, in_book)
+        text = kalah("book", "list", "--db", self.db, "--pits", "4", "--seeds", "3", "--plies", "1",
+                     env=self.env)
+        self.assertRegex(text, r"\[1/5\] ply 0 \(start\) +value +\+6 +book .* best 2-3\n")
+        self.assertIn("holds 5 positions within 1 ply in ", text)
+
     def test_usage(self):
         for args, message in [(["book"], "say what to do"),
-                              (["book", "burn"], "no book action 'burn'"),
+                              (["book", "burn"], "no book action 'burn' (build or list)"),
                               (["book", "build", "--seeds", "3", "--pits", "4"], "give --plies"),
                               (["book", "build", "--seeds", "3", "--pits", "4", "--plies", "2",
                                 "--no-db"], "unrecognised option '--no-db'"),

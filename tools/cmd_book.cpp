@@ -1,7 +1,9 @@
 // cmd_book.cpp: `kalah book build`, the opening book: every position within K plies of a start,
-// analysed and kept in the database's answer store (db/answer_store.h) for good.
+// analysed and kept in the database's answer store (db/answer_store.h) for good; `kalah book
+// list`, what the book holds.
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <set>
 
@@ -18,6 +20,8 @@
 namespace kalah {
 namespace {
 
+constexpr int kMaxPlies = 12;
+
 struct BookOptions {
   GameOptions game;
   int plies = -1;
@@ -26,7 +30,9 @@ struct BookOptions {
 };
 
 constexpr CommandHelp kHelp = {
-    "book", "kalah book build [--pits M] --seeds N [rule flags] --plies K [--db DIR] [--json]",
+    "book",
+    "kalah book build [--pits M] --seeds N [rule flags] --plies K [--db DIR] [--json]\n"
+    "       kalah book list [--pits M] --seeds N [rule flags] [--plies K] [--db DIR] [--json]",
     "Builds the opening book of Kalah(M,N): every position within K plies of the start (a ply\n"
     "is one pit played, extra turns included) is analysed exactly (value, every move's value,\n"
     "best line) and kept in the answer store beside the database, DIR/answers, for good (the\n"
@@ -35,9 +41,11 @@ constexpr CommandHelp kHelp = {
     "Positions the database holds are skipped (answered from it anyway), and so are positions\n"
     "already in the book: an interrupted build resumes where it stopped. Needs the database of\n"
     "the rules (kalah build); each position costs about one 'kalah solve' (the README lists\n"
-    "what each depth costs).",
+    "what each depth costs). 'list' prints the book's positions from the start (within K\n"
+    "plies, else all): each one's moves, value and best turn.",
     "  kalah book build --seeds 4 --plies 2                Kalah(6,4), standard capture\n"
-    "  kalah book build --seeds 3 --capture empty --plies 4\n"};
+    "  kalah book build --seeds 3 --capture empty --plies 4\n"
+    "  kalah book list --seeds 4                           what the Kalah(6,4) book holds\n"};
 
 struct Entry {
   Position position;
@@ -46,17 +54,20 @@ struct Entry {
 };
 
 // Positions within `plies` of the start, breadth first, each once (the first record that
-// reaches it); finished games left out.
-std::vector<Entry> book_positions(const Rules& rules, const Position& start, int plies) {
+// reaches it); finished games left out, and with `keep`, the positions it refuses (and what
+// lies beyond them).
+std::vector<Entry> book_positions(const Rules& rules, const Position& start, int plies,
+                                  const std::function<bool(const Position&)>& keep = {}) {
   std::vector<Entry> out;
   std::set<std::string> seen{format_absolute(start, rules.pits)};
-  if (!is_terminal(rules, start.board)) out.push_back({start, 0, {}});
+  if (!is_terminal(rules, start.board) && (!keep || keep(start))) out.push_back({start, 0, {}});
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i].ply == plies) continue;
     for (int pit = 0; pit < rules.pits; ++pit) {
       if (!out[i].position.board.pits[pit]) continue;
       const Position next = apply(rules, out[i].position, pit);
-      if (is_terminal(rules, next.board) || !seen.insert(format_absolute(next, rules.pits)).second)
+      if (is_terminal(rules, next.board) || !seen.insert(format_absolute(next, rules.pits)).second ||
+          (keep && !keep(next)))
         continue;
       Entry e{next, out[i].ply + 1, out[i].record};
       record_ply(e.record, out[i].position.mover, pit);
@@ -83,9 +94,11 @@ void print_entry(const BookOptions& o, const Game& game, size_t index, size_t of
                      .str()
               << std::endl;
   } else if (s) {
-    std::printf("[%zu/%zu] ply %d %-24s value %4s  %-8s  %.1f s\n", index + 1, of, e.ply,
+    const auto& best = s->analysis.best_line;
+    std::printf("[%zu/%zu] ply %d %-24s value %4s  %-8s  %.1f s%s%s\n", index + 1, of, e.ply,
                 e.record.empty() ? "(start)" : format_record(e.record).c_str(),
-                signed_number(s->analysis.value).c_str(), what, elapsed);
+                signed_number(s->analysis.value).c_str(), what, elapsed,
+                best.empty() ? "" : "  best ", best.empty() ? "" : format_turn(best[0]).c_str());
     std::fflush(stdout);
   }
 }
@@ -175,6 +188,30 @@ int build_book(const BookOptions& o, const Game& game) {
   return kExitOk;
 }
 
+// The book's positions from the start, through book positions only.
+int list_book(const BookOptions& o, const Game& game) {
+  const Tablebase tables = open_tablebase(o.game.tables, game.rules);
+  if (!tables.store) throw UsageError("the book is kept in the answer store, which is off (KALAH_STORE=off)");
+  const auto in_book = [&](const Position& p) {
+    const std::optional<StoredAnswer> s = tables.store->find(p);
+    return s && s->book;
+  };
+  const std::vector<Entry> entries =
+      book_positions(game.rules, game.position, o.plies < 0 ? kMaxPlies : o.plies, in_book);
+  for (size_t i = 0; i < entries.size(); ++i)
+    print_entry(o, game, i, entries.size(), entries[i], "book",
+                tables.store->find(entries[i].position), 0);
+  if (o.json)
+    std::cout << variant_json("book", game.rules).add("event", "done").add("positions", entries.size()).str()
+              << std::endl;
+  else
+    std::printf("the book of %s holds %zu position%s%s in %s\n", game.title.c_str(), entries.size(),
+                entries.size() == 1 ? "" : "s",
+                o.plies < 0 ? "" : (" within " + std::to_string(o.plies) + (o.plies == 1 ? " ply" : " plies")).c_str(),
+                tables.store->dir().c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 int cmd_book(const std::vector<std::string>& args, bool check_only) {
@@ -192,16 +229,16 @@ int cmd_book(const std::vector<std::string>& args, bool check_only) {
   positional.add("action", 1);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm, &hidden)) return kExitOk;
-  if (action != "build")
-    throw UsageError(action.empty()
-                         ? "say what to do: kalah book build ..."
-                         : "no book action '" + printable_input(action, 20) + "' (only 'build')");
-  if (o.plies < 0) throw UsageError("give --plies K, how deep the book goes");
-  check_range("--plies", o.plies, 0, 12);
+  if (action != "build" && action != "list")
+    throw UsageError(action.empty() ? "say what to do: kalah book build ... or kalah book list ..."
+                                    : "no book action '" + printable_input(action, 20) +
+                                          "' (build or list)");
+  if (o.plies < 0 && action == "build") throw UsageError("give --plies K, how deep the book goes");
+  if (o.plies >= 0) check_range("--plies", o.plies, 0, kMaxPlies);
   const ThreadLimit limit(o.threads);
   const Game game = resolve_game(o.game);
   if (check_only) return kExitOk;
-  return build_book(o, game);
+  return action == "list" ? list_book(o, game) : build_book(o, game);
 }
 
 }  // namespace kalah
