@@ -63,10 +63,13 @@ fi
 # them on a clean Debian 12).
 (cd "$build" && cpack -G DEB -B "$tmp/deb" >/dev/null)
 contents() { dpkg-deb -c "$(ls "$tmp"/deb/"$1"_*.deb)" >"$tmp/$1.list"; grep -q "$2" "$tmp/$1.list"; }
-contents kalah "usr/bin/kalah$"
-contents kalah "usr/bin/kalah-check-certificate"
-contents kalah "usr/share/doc/kalah/json.md"
-if command -v help2man >/dev/null; then contents kalah "usr/share/man/man1/kalah.1"; fi
+# The program's package: kalah, or kalah-mpi from a build with -DKALAH_MPI=ON.
+program=kalah
+if compgen -G "$tmp/deb/kalah-mpi_*.deb" >/dev/null; then program=kalah-mpi; fi
+contents "$program" "usr/bin/kalah$"
+contents "$program" "usr/bin/kalah-check-certificate"
+contents "$program" "usr/share/doc/kalah/json.md"
+if command -v help2man >/dev/null; then contents "$program" "usr/share/man/man1/kalah.1"; fi
 contents libkalah0 "usr/lib/.*libkalah.so.0"
 contents libkalah-dev "usr/include/kalah/kalah.h"
 contents libkalah-dev "usr/lib/.*libkalah.so -> "
@@ -74,7 +77,7 @@ if [ -n "$python_module" ]; then
   contents python3-kalah "usr/lib/python3/dist-packages/kalah/_kalah.cpython-"
   contents python3-kalah "usr/lib/python3/dist-packages/kalah/py.typed"
 fi
-deb=$(ls "$tmp"/deb/kalah_*.deb)
+deb=$(ls "$tmp"/deb/"$program"_*.deb)
 dpkg-deb -I "$deb" | grep -E "Package|Version|Depends"
 dpkg-deb -x "$deb" "$tmp/root"
 "$tmp/root/usr/bin/kalah" solve --pits 3 --seeds 2 --json >"$tmp/solve.json"

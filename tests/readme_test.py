@@ -112,7 +112,8 @@ class Readme(unittest.TestCase):
         self.assertTrue(lines[0].endswith(" 6"), lines)  # kalah.solve(pits=4, seeds=3): +6
         self.assertRegex(lines[1], r"^-?\d+$")
         self.assertIn("'position'", lines[2])
-        self.assertRegex(lines[3], r"^[\d,/]+ N False$")
+        self.assertIn("North to move", "\n".join(lines[3:8]))  # print(q): the board
+        self.assertRegex(lines[8], r"^\((\d+, )+\d+\) \((\d+, )+\d+\) \(\d+, \d+\) N False$")
 
     def test_3_setup_commands_exist(self):
         for script in re.findall(r"^    bash (scripts/\S+)", self.readme, re.M):

@@ -16,6 +16,7 @@ namespace kalah {
 extern const char* const kBoardHtml;
 extern const char* const kBoardCss;
 extern const char* const kBoardJs;
+extern const char* const kBoardDrawJs;
 extern const char* const kBoardServerJs;
 extern const char* const kBoardReviewJs;
 
@@ -97,6 +98,7 @@ Routed route(const std::string& target, Analyst& analyst) {
   static const std::map<std::string, std::pair<const char*, const char*>> kAssets = {
       {"/board.css", {"text/css; charset=utf-8", kBoardCss}},
       {"/board.js", {"text/javascript; charset=utf-8", kBoardJs}},
+      {"/board_draw.js", {"text/javascript; charset=utf-8", kBoardDrawJs}},
       {"/board_server.js", {"text/javascript; charset=utf-8", kBoardServerJs}},
       {"/board_review.js", {"text/javascript; charset=utf-8", kBoardReviewJs}}};
   if (const auto asset = kAssets.find(path); asset != kAssets.end())
