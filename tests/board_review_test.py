@@ -3,7 +3,8 @@ the computer's pits are locked while it thinks; a variation keeps the main line 
 through the address, and can be promoted; a finished game shows the board swept and the final
 score; every bad address parameter shows an error naming it and leaves the page usable; the
 evaluation graph and the mistake marks of a finished database endgame agree with the API's exact
-values; at 320 and 390 px with 6 and 8 pits nothing overflows and the pits stay round; a short
+values; at 320 and 390 px with 1 to 8 pits, and at 1280 and 1920 px, nothing overflows and the
+pits stay round under the widest badges; a short
 game played with the keyboard alone; a game record exported and imported. Saves the screenshots
 of docs/ (board-desktop.png, board-phone.png, board-review.png) in DIR.
 
@@ -171,39 +172,42 @@ class Review(BoardCase):
         self.browser.save_screenshot(os.path.join(SHOTS, "board-review.png"))
 
     def test_phone_layouts(self):
-        for width in (320, 390):
-            for pits in (6, 8):
-                with self.subTest(width=width, pits=pits):
-                    self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                        "width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True})
-                    row = ",".join(["4"] * pits)
-                    self.open(f"position={row}/{row}")
-                    # The widest badges there are: bounds on every pit.
-                    boxes = self.script("""
-                        state.answer = null; state.estimate = null;
-                        state.bounds = state.moves.moves.map(m => ({pit: m.pit, lower: -44, upper: 48}));
-                        drawBoard();
-                        const box = e => e.getBoundingClientRect();
-                        return { page: document.documentElement.scrollWidth, view: innerWidth,
-                                 pits: [...document.querySelectorAll('#board .pit')].map(e => [box(e).width, box(e).height]),
-                                 stores: [...document.querySelectorAll('#board .store')].map(e => [box(e).left, box(e).right]),
-                                 badges: document.querySelectorAll('.pit .value.bounds').length,
-                                 review: box(document.getElementById('review')).top,
-                                 board: box(document.getElementById('board')).bottom,
-                                 controls: box(document.getElementById('game-controls')).top }""")
-                    self.assertLessEqual(boxes["page"], boxes["view"], boxes)
-                    self.assertEqual(boxes["badges"], pits)
-                    for w, h in boxes["pits"]:
-                        self.assertAlmostEqual(w, h, delta=1, msg=boxes)
-                        self.assertAlmostEqual(w, boxes["pits"][0][0], delta=1, msg=boxes)
-                    for left, right in boxes["stores"]:
-                        self.assertGreaterEqual(left, 0)
-                        self.assertLessEqual(right, width)
-                    # The game (moves played, graph) right after the board, before the controls.
-                    self.assertGreater(boxes["review"], boxes["board"])
+        sizes = [(w, m) for w in (320, 390) for m in range(1, 9)] + [(w, m) for w in (1280, 1920)
+                                                                     for m in (1, 6, 8)]
+        for width, pits in sizes:
+            with self.subTest(width=width, pits=pits):
+                self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
+                row = ",".join(["4"] * pits)
+                self.open(f"position={row}/{row}")
+                # The widest badges there are: bounds on every pit.
+                boxes = self.script("""
+                    state.answer = null; state.estimate = null;
+                    state.bounds = state.moves.moves.map(m => ({pit: m.pit, lower: -44, upper: 48}));
+                    drawBoard();
+                    const box = e => e.getBoundingClientRect();
+                    return { page: document.documentElement.scrollWidth, view: innerWidth,
+                             pits: [...document.querySelectorAll('#board .pit')].map(e => [box(e).width, box(e).height]),
+                             stores: [...document.querySelectorAll('#board .store')].map(e => [box(e).left, box(e).right]),
+                             badges: document.querySelectorAll('.pit .value.bounds').length,
+                             review: box(document.getElementById('review')).top,
+                             board: box(document.getElementById('board')).bottom,
+                             controls: box(document.getElementById('game-controls')).top }""")
+                self.assertLessEqual(boxes["page"], boxes["view"], boxes)
+                self.assertEqual(boxes["badges"], pits)
+                for w, h in boxes["pits"]:
+                    self.assertAlmostEqual(w, h, delta=1, msg=boxes)
+                    self.assertAlmostEqual(w, boxes["pits"][0][0], delta=1, msg=boxes)
+                for left, right in boxes["stores"]:
+                    self.assertGreaterEqual(left, 0)
+                    self.assertLessEqual(right, width)
+                # On a phone the game (moves played, graph) comes right after the board,
+                # before the controls.
+                self.assertGreater(boxes["review"], boxes["board"])
+                if width < 600:
                     self.assertLess(boxes["review"], boxes["controls"])
-                    if width == 390 and pits == 6:
-                        self.browser.save_screenshot(os.path.join(SHOTS, "board-phone.png"))
+                if width == 390 and pits == 6:
+                    self.browser.save_screenshot(os.path.join(SHOTS, "board-phone.png"))
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     def test_keyboard_only(self):
