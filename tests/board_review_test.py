@@ -56,14 +56,14 @@ class Review(BoardCase):
             document.getElementById('thinking').textContent]""")
         self.assertEqual(locked[:3], [0, False, False])
         self.assertIn("the computer (North) is thinking", locked[3])
-        # Then it plays its whole turn and names it.
-        self.wait(lambda: "played" in self.browser.find_element(By.ID, "computer-note").text)
-        turns = self.browser.find_element(By.ID, "history").text.split()
-        note = self.browser.find_element(By.ID, "computer-note").text
+        # Then it plays its whole turn and names it (read at once, when its turn is over).
+        self.wait(lambda: self.script("return !state.thinking && (current().endsWith(',S') || "
+                                      "!!(state.moves && state.moves.finished))"), 60)
+        note, turns = self.script("""return [document.getElementById('computer-note').textContent,
+            [...document.querySelectorAll('#history li')].map(li => li.firstChild.textContent)]""")
         self.assertRegex(note, r"^computer \(North, perfect\) played [\d-]+: perfect")
-        if self.params()["position"].endswith(",S"):  # the computer's turn is over
-            self.assertEqual("N:" + note.split("played ")[1].split(":")[0],
-                             [t for t in turns if t.startswith("N:")][0])
+        self.assertEqual("N:" + note.split("played ")[1].split(":")[0],
+                         [t for t in turns if t.startswith("N:")][0])
 
     def test_a_variation_keeps_the_main_line_and_round_trips(self):
         self.open(urllib.parse.urlencode({"position": START}))
