@@ -76,6 +76,7 @@ int cmd_bench(const std::vector<std::string>& args, bool check_only = false);
 int cmd_serve(const std::vector<std::string>& args, bool check_only = false);
 int cmd_play(const std::vector<std::string>& args, bool check_only = false);
 int cmd_book(const std::vector<std::string>& args, bool check_only = false);
+int cmd_fair(const std::vector<std::string>& args, bool check_only = false);
 int cmd_kgp(const std::vector<std::string>& args, bool check_only = false);
 
 }  // namespace kalah

@@ -33,6 +33,8 @@ const Command kCommands[] = {
      kalah::cmd_bench},
     {"book", "build the opening book: every position within K plies analysed and kept for good",
      kalah::cmd_book},
+    {"fair", "the fair starts of Kalah(M,N): positions a seed or two from the start that draw",
+     kalah::cmd_fair},
     {"play", "a game against kalah in the terminal: perfect where proven, hints, undo, the record",
      kalah::cmd_play},
     {"kgp", "play on a Kalah Game Protocol server (KGP 1.x freeplay), e.g. in AI tournaments",
