@@ -1,4 +1,4 @@
-// fair.h: fair starts (`kalah fair`, docs/design.md §13): the positions a few seeds away from the
+// fair.h: fair starts (`kalah fair`, docs/design.md §11): the positions a few seeds away from the
 // start of Kalah(m,n) that perfect players draw, as Neller's FairKalah defines them.
 #pragma once
 

@@ -126,6 +126,22 @@ class Shape(unittest.TestCase):
                                          "in_database", "nodes", "seconds", "book_positions",
                                          "book_bytes"})
 
+    def test_book_list_and_fair(self):
+        objects("book", "build", "--db", self.db, "--pits", "4", "--seeds", "2", "--plies", "1",
+                "--json")
+        listed = objects("book", "list", "--db", self.db, "--pits", "4", "--seeds", "2", "--json")
+        for e in listed[:-1]:
+            self.answer(e, "book", {"pits", "rules", "event", "index", "of", "ply", "moves",
+                                    "position", "source", "value", "seconds"})
+        self.answer(listed[-1], "book", {"pits", "rules", "event", "positions"})
+        fair = objects("fair", "--pits", "3", "--seeds", "2", "--moved", "1", "--no-db", "--json")
+        self.assertEqual(len(fair), 1)
+        self.answer(fair[0], "fair", {"pits", "rules", "seeds", "moved", "candidates", "valued",
+                                      "fair", "values", "seconds"})
+        self.assertEqual(sum(fair[0]["values"].values()), fair[0]["candidates"])
+        self.assertEqual(len(fair[0]["fair"]), fair[0]["values"].get("0", 0))
+        self.assertTrue(all(p.endswith(",S") for p in fair[0]["fair"]))
+
     def test_move_choice(self):
         # /api/v1/move's object, as the library builds it: through a server.
         import urllib.request
