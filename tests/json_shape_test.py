@@ -127,9 +127,11 @@ class Shape(unittest.TestCase):
                                          "book_bytes"})
 
     def test_book_list_and_fair(self):
+        store_on = {k: v for k, v in os.environ.items() if k != "KALAH_STORE"}
         objects("book", "build", "--db", self.db, "--pits", "4", "--seeds", "2", "--plies", "1",
-                "--json")
-        listed = objects("book", "list", "--db", self.db, "--pits", "4", "--seeds", "2", "--json")
+                "--json", env=store_on)
+        listed = objects("book", "list", "--db", self.db, "--pits", "4", "--seeds", "2", "--json",
+                         env=store_on)
         for e in listed[:-1]:
             self.answer(e, "book", {"pits", "rules", "event", "index", "of", "ply", "moves",
                                     "position", "source", "value", "seconds"})
