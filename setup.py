@@ -10,6 +10,7 @@ often has setuptools but not wheel (and no PyPI to fetch it from), so without it
 writes the wheel itself (PlainWheel): the same files, the dist-info PEP 427 asks for."""
 import base64
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -85,11 +86,9 @@ class PlainWheel(Command):
                     full = os.path.join(folder, file)
                     with open(full, "rb") as f:
                         add(archive, os.path.relpath(full, lib).replace(os.sep, "/"), f.read())
-            metadata = os.path.join(self.dist_dir, "METADATA")
-            meta.write_pkg_file(open(metadata, "w", encoding="utf-8"))
-            with open(metadata, "rb") as f:
-                add(archive, f"{info}/METADATA", f.read())
-            os.remove(metadata)
+            metadata = io.StringIO()
+            meta.write_pkg_file(metadata)
+            add(archive, f"{info}/METADATA", metadata.getvalue().encode())
             add(archive, f"{info}/WHEEL", f"Wheel-Version: 1.0\nGenerator: kalah setup.py\n"
                 f"Root-Is-Purelib: false\nTag: {tag}\n".encode())
             add(archive, f"{info}/top_level.txt", b"kalah\n")
