@@ -136,6 +136,13 @@ void print_summary(const BookOptions& o, const Game& game, const BookCounts& n,
         human_bytes(c.book_bytes).c_str(), store.dir().c_str());
 }
 
+// The answer store the book is kept in; UsageError when it is off.
+AnswerStore& book_store(const Tablebase& tables) {
+  if (!tables.store)
+    throw UsageError("the book is kept in the answer store, which is off (KALAH_STORE=off)");
+  return *tables.store;
+}
+
 int build_book(const BookOptions& o, const Game& game) {
   const Tablebase tables = open_tablebase(o.game.tables, game.rules);
   if (!tables.db)
@@ -143,8 +150,7 @@ int build_book(const BookOptions& o, const Game& game) {
                      std::to_string(game.rules.pits) + " pits in " +
                      (o.game.tables.db.empty() ? default_database_dir() : o.game.tables.db) +
                      " to keep the book beside: build it first (kalah build)");
-  if (!tables.store) throw UsageError("the book is kept in the answer store, which is off (KALAH_STORE=off)");
-  AnswerStore& store = *tables.store;
+  AnswerStore& store = book_store(tables);
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
   BookCounts n;
@@ -191,16 +197,18 @@ int build_book(const BookOptions& o, const Game& game) {
 // The book's positions from the start, through book positions only.
 int list_book(const BookOptions& o, const Game& game) {
   const Tablebase tables = open_tablebase(o.game.tables, game.rules);
-  if (!tables.store) throw UsageError("the book is kept in the answer store, which is off (KALAH_STORE=off)");
+  const AnswerStore& store = book_store(tables);
+  std::vector<StoredAnswer> found;  // each entry's record, read once: in the order kept
   const auto in_book = [&](const Position& p) {
-    const std::optional<StoredAnswer> s = tables.store->find(p);
-    return s && s->book;
+    std::optional<StoredAnswer> s = store.find(p);
+    if (!s || !s->book) return false;
+    found.push_back(std::move(*s));
+    return true;
   };
   const std::vector<Entry> entries =
       book_positions(game.rules, game.position, o.plies < 0 ? kMaxPlies : o.plies, in_book);
   for (size_t i = 0; i < entries.size(); ++i)
-    print_entry(o, game, i, entries.size(), entries[i], "book",
-                tables.store->find(entries[i].position), 0);
+    print_entry(o, game, i, entries.size(), entries[i], "book", found[i], 0);
   if (o.json)
     std::cout << variant_json("book", game.rules).add("event", "done").add("positions", entries.size()).str()
               << std::endl;
@@ -208,7 +216,7 @@ int list_book(const BookOptions& o, const Game& game) {
     std::printf("the book of %s holds %zu position%s%s in %s\n", game.title.c_str(), entries.size(),
                 entries.size() == 1 ? "" : "s",
                 o.plies < 0 ? "" : (" within " + std::to_string(o.plies) + (o.plies == 1 ? " ply" : " plies")).c_str(),
-                tables.store->dir().c_str());
+                store.dir().c_str());
   return kExitOk;
 }
 

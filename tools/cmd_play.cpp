@@ -32,12 +32,13 @@ constexpr CommandHelp kHelp = {
     "Plays a game against kalah in the terminal, by default Kalah(6,4). You play South, who\n"
     "moves first from the start (--side N: North). Type a pit number, 1..M in your sowing order\n"
     "as the board shows it, to sow that pit, or a whole turn such as 3-6 (each pit but the last\n"
-    "must give an extra turn); every move says when it captures or gives an extra turn; h for a hint (the best move kalah finds for you),\n"
-    "u to take back your last move, q to stop. At --level perfect, strong or quick (30, 5 or\n"
-    "1 s a move, or --time) kalah plays perfectly where it proves a move's value in that time\n"
-    "(always inside the database, and in small games), otherwise the best move of a search\n"
-    "bounded by it, and says which; casual and beginner play a move at random among those within\n"
-    "3 or 8 seeds of the best. --hints: after each of your turns, how many seeds it gave away\n"
+    "must give an extra turn); every move says when it captures or gives an extra turn. h for a\n"
+    "hint (the best move kalah finds for you), u to take back your last move, q to stop. At\n"
+    "--level perfect, strong or quick (30, 5 or 1 s a move, or --time) kalah plays perfectly\n"
+    "where it proves a move's value in that time (always inside the database, and in small\n"
+    "games), otherwise the best move of a search bounded by it, and says which; casual and\n"
+    "beginner play a move at random among those within 3 or 8 seeds of the best (their values\n"
+    "found in the same time). --hints: after each of your turns, how many seeds it gave away\n"
     "against the best. At the end it prints the result and the game record, which\n"
     "'kalah solve --moves' replays.",
     "  kalah play                                         Kalah(6,4), you move first\n"
@@ -154,7 +155,7 @@ class Match {
     const Side me = now().mover;
     std::cout << "kalah is thinking..." << std::flush;
     const bool weaker = level_.within >= 0;
-    const MoveChoice c = weaker ? level_move(base(), now(), level_, rng_) : choose();
+    const MoveChoice c = weaker ? level_move(base(), now(), level_.within, seconds_, rng_) : choose();
     std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1;
     const std::string said = play(c.pit);
     std::cout << (said.empty() ? "" : ": " + said) << " ("
@@ -264,12 +265,7 @@ class Match {
   }
   // The first n pits of a turn as the record writes them, "3-6".
   static std::string format_turn(const std::vector<int>& pits, size_t n) {
-    std::string text;
-    for (size_t i = 0; i < n; ++i) {
-      if (i) text += '-';
-      text += std::to_string(pits[i] + 1);
-    }
-    return text;
+    return kalah::format_turn(std::vector<int>(pits.begin(), pits.begin() + n));
   }
 
   // Takes back the user's last pit and kalah's answers to it.

@@ -30,12 +30,13 @@ Valued value_within(const Query& base, const Position& p, double seconds) {
   return {(o.margin.lower + o.margin.upper) / 2, false};  // no estimate yet: the bounds' middle
 }
 
-MoveChoice level_move(const Query& base, const Position& p, const Level& level, std::mt19937& rng) {
+MoveChoice level_move(const Query& base, const Position& p, int within, double seconds,
+                      std::mt19937& rng) {
   Query q = base;
   q.position = p;
   q.ask = Ask::kAnalysis;
   q.estimate = true;
-  q.deadline = seconds_from_now(level.seconds);
+  q.deadline = seconds_from_now(seconds);
   const Outcome o = run(q);
   std::vector<std::pair<int, int>> moves;  // (value, pit)
   if (o.complete() && o.analysis)
@@ -46,13 +47,13 @@ MoveChoice level_move(const Query& base, const Position& p, const Level& level, 
     Query move = base;
     move.position = p;
     move.ask = Ask::kMove;
-    move.deadline = seconds_from_now(level.seconds);
+    move.deadline = seconds_from_now(seconds);
     return *run(move).move;
   }
   const int best = std::max_element(moves.begin(), moves.end())->first;
   std::vector<std::pair<int, int>> near;
   for (const auto& m : moves)
-    if (m.first >= best - level.within) near.push_back(m);
+    if (m.first >= best - within) near.push_back(m);
   const auto& [value, pit] = near[std::uniform_int_distribution<size_t>(0, near.size() - 1)(rng)];
   return {pit, o.complete(), value, o.complete() ? o.source : Source::kHeuristic, 0};
 }

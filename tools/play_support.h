@@ -29,9 +29,10 @@ struct Valued {
 };
 Valued value_within(const Query& base, const Position& p, double seconds);
 
-// A weaker level's move: every move's value (or estimate) within the level's time, then one at
-// random among those within `level.within` seeds of the best; its value in the choice.
-MoveChoice level_move(const Query& base, const Position& p, const Level& level, std::mt19937& rng);
+// A weaker level's move: every move's value (or estimate) within `seconds`, then one at random
+// among those within `within` seeds of the best; its value in the choice.
+MoveChoice level_move(const Query& base, const Position& p, int within, double seconds,
+                      std::mt19937& rng);
 
 // The command that replays a record: the game's options as given (`given_position`: the game
 // started from a position, not --seeds), then --moves.
