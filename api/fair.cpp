@@ -1,9 +1,11 @@
 // fair.cpp: fair starts (api/fair.h).
 #include "api/fair.h"
 
+#include <algorithm>
 #include <map>
 
 #include "solver/notation.h"
+#include "solver/slot_pool.h"
 
 namespace kalah {
 namespace {
@@ -56,26 +58,64 @@ std::vector<FairCandidate> fair_candidates(int m, int seeds, int moved) {
   for (const auto& [bins, d] : distance) {
     if (d == 0) continue;
     const Position p = south_to_move(bins, m);
-    sorted.emplace(format_absolute(p, m), FairCandidate{p, d, 0});
+    sorted.emplace(format_absolute(p, m), FairCandidate{p, d, margin_bounds(p)});
   }
   std::vector<FairCandidate> out;
   for (auto& [text, c] : sorted) out.push_back(c);
   return out;
 }
 
-size_t value_candidates(const Query& base, std::vector<FairCandidate>& candidates,
-                        const std::function<void(size_t)>& done) {
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (base.stop && base.stop->raised()) return i;
-    Query q = base;
-    q.position = candidates[i].position;
-    q.ask = Ask::kValue;
-    const Outcome o = run(q);
-    if (!o.complete()) return i;
-    candidates[i].value = o.margin.lower;
-    if (done) done(i + 1);
+bool settled(const FairCandidate& c, bool exact) {
+  return exact ? c.value.exact() : c.sign_known();
+}
+
+namespace {
+
+// The next test of an unsettled candidate, "is the margin at least beta?": the first asks
+// whether South wins (beta 1); a margin known to be at most 0 is then tested at its bound,
+// one known to be at least 1 just above it (MTD(f)'s steps, docs/design.md §11).
+int next_beta(const Bounds& v) {
+  if (v.upper <= 0) return v.upper;
+  if (v.lower >= 1) return v.lower + 1;
+  return 1;
+}
+
+}  // namespace
+
+size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candidates) {
+  const int slots = std::max(1, s.threads);
+  SlotPool pool(s.rules, s.leaves, slots, s.table_bytes, s.stop);
+  const auto stores = [&](size_t i) {
+    return candidates[i].position.mover_store - candidates[i].position.opponent_store;
+  };
+  size_t next = 0, in_flight = 0;
+  const auto submit = [&](size_t i) {
+    const int beta = next_beta(candidates[i].value) - stores(i);
+    pool.submit({i + 1, candidates[i].position.board, beta});
+    ++in_flight;
+  };
+  const auto stopped = [&] { return s.stop && s.stop->raised(); };
+  // A few jobs a slot queued, no more: a candidate's second test follows its first closely, while
+  // the table still holds its tree.
+  for (;;) {
+    for (; next < candidates.size() && in_flight < size_t(2 * slots) && !stopped(); ++next)
+      if (!settled(candidates[next], s.exact)) submit(next);
+    if (in_flight == 0) break;
+    for (const LeafAnswer& a : pool.answers(0.25)) {
+      --in_flight;
+      const size_t i = a.id - 1;
+      Bounds& v = candidates[i].value;  // the answer's bounds are on V; the margin adds stores
+      v.lower = std::max(v.lower, a.lower + stores(i));
+      v.upper = std::min(v.upper, a.upper + stores(i));
+      if (settled(candidates[i], s.exact)) {
+        if (s.settled) s.settled(i);
+      } else if (!stopped()) {
+        submit(i);
+      }
+    }
   }
-  return candidates.size();
+  return static_cast<size_t>(std::count_if(candidates.begin(), candidates.end(),
+                                           [&](const FairCandidate& c) { return settled(c, s.exact); }));
 }
 
 }  // namespace kalah

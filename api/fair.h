@@ -6,25 +6,48 @@
 #include <string>
 #include <vector>
 
-#include "api/query.h"
+#include "solver/leaf_values.h"
+#include "solver/rules.h"
+#include "solver/stop.h"
+#include "solver/value.h"
 
 namespace kalah {
 
 struct FairCandidate {
   Position position;  // South, the first player, to move
   int moved = 0;      // seeds moved from the start: 1..K
-  int value = 0;      // the final margin for South under perfect play
+  // What is proven of its value (the final margin for South under perfect play): nothing yet
+  // (margin_bounds), its sign, or the exact value.
+  Bounds value;
+
+  bool fair() const { return value.lower == 0 && value.upper == 0; }
+  // Whether the sign is settled: fair, below 0 (North wins) or above (South wins).
+  bool sign_known() const { return value.lower > 0 || value.upper < 0 || fair(); }
 };
 
 // Every distinct position reachable from the start of Kalah(m, seeds) by moving 1..moved seeds,
 // one at a time, from a pit (either row) to any other pit or either store; the start itself left
-// out. Sorted by their absolute notation; values not filled in.
+// out. Sorted by their absolute notation; values unknown (margin_bounds).
 std::vector<FairCandidate> fair_candidates(int m, int seeds, int moved);
 
-// Fills in every candidate's value: `base` brings the rules, the database, the threads and the
-// stop flag (a stop leaves the rest unvalued: the count of those valued is returned). `done` is
-// called after each.
-size_t value_candidates(const Query& base, std::vector<FairCandidate>& candidates,
-                        const std::function<void(size_t done)>& done = {});
+// How the candidates are settled.
+struct FairSearch {
+  Rules rules;
+  const LeafValues* leaves = nullptr;  // a database, or none
+  int threads = 1;
+  size_t table_bytes = size_t{4} << 30;  // the most the one table of all threads grows to
+  const StopFlag* stop = nullptr;
+  // Each candidate's exact value, or (false) only whether it is 0, below or above: one or two
+  // null-window tests ("is it at least 1?", then "at least 0?"), far cheaper.
+  bool exact = false;
+  // Called on the calling thread as each candidate is settled, with its index.
+  std::function<void(size_t index)> settled;
+};
+
+// Settles every candidate not settled yet (a checkpoint's are skipped), on s.threads threads
+// sharing one transposition table, candidates taken in order. A stop leaves the rest as they
+// were; returns how many are settled in all.
+size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candidates);
+bool settled(const FairCandidate& c, bool exact);
 
 }  // namespace kalah

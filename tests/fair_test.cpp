@@ -2,13 +2,17 @@
 // on plain bins for m = 2..4, n = 1..3, one and two seeds moved; their values (so the fair sets)
 // by the exhaustive oracle (tests/oracle.h) under every rule variant, all of them up to
 // Kalah(4,1), a sample of Kalah(4,2) under both capture rules (the oracle is too slow for more
-// in the default suite).
+// in the default suite); exactly and by the sign tests alone. Checkpoints: a run stopped midway
+// and resumed from its log settles the same, and a line forged without the key is ignored.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "api/fair.h"
+#include "api/fair_checkpoint.h"
 #include "oracle.h"
+#include "test_util.h"
 #include "solver/notation.h"
 
 namespace kalah {
@@ -71,15 +75,25 @@ TEST(Fair, CandidatesAndFairSetsEqualABruteForce) {
           if (m == 4 && n == 2 &&
               (rules.end != End::kImmediate || rules.remainder != Remainder::kOwner))
             continue;
-          Query q;
-          q.rules = rules;
-          q.threads = 1;
-          ASSERT_EQ(value_candidates(q, candidates), candidates.size());
           test::Oracle oracle(rules);
-          for (const FairCandidate& c : candidates) {
-            const std::vector<int> b = bins(c.position, m);
-            const int expected = b[m] - b[2 * m + 1] + oracle.value(c.position.board);
-            ASSERT_EQ(c.value, expected) << format_absolute(c.position, m);
+          for (const bool exact : {true, false}) {
+            std::vector<FairCandidate> settled_ones = candidates;
+            FairSearch s;
+            s.rules = rules;
+            s.threads = 2;
+            s.table_bytes = size_t{16} << 20;
+            s.exact = exact;
+            ASSERT_EQ(settle_candidates(s, settled_ones), candidates.size());
+            for (const FairCandidate& c : settled_ones) {
+              const std::vector<int> b = bins(c.position, m);
+              const int expected = b[m] - b[2 * m + 1] + oracle.value(c.position.board);
+              if (exact) {
+                ASSERT_EQ(c.value.lower, expected) << format_absolute(c.position, m);
+              }
+              ASSERT_LE(c.value.lower, expected) << format_absolute(c.position, m);
+              ASSERT_GE(c.value.upper, expected) << format_absolute(c.position, m);
+              ASSERT_EQ(c.fair(), expected == 0) << format_absolute(c.position, m);
+            }
           }
         }
       }
@@ -91,6 +105,54 @@ TEST(Fair, Kalah64HasThePapersCandidateCounts) {
   size_t one = 0;
   for (const FairCandidate& c : fair_candidates(6, 4, 2)) one += c.moved == 1;
   EXPECT_EQ(one, 12u * 13u);  // 12 pits, each to 13 other bins
+}
+
+// Kalah(3,3) within two seeds, by the sign tests, with its log in `dir`: stops once `stop_after`
+// candidates are settled (0: never). Returns the candidates and how many the log resumed.
+std::pair<std::vector<FairCandidate>, size_t> run_logged(const std::string& dir, size_t stop_after,
+                                                         const RecordKey& key) {
+  const Rules rules = test::all_variants(3)[0];
+  std::vector<FairCandidate> candidates = fair_candidates(3, 3, 2);
+  FairCheckpoint log(dir, rules, 3, 2, candidates, {}, key);
+  StopFlag stop;
+  FairSearch s;
+  s.rules = rules;
+  s.threads = 2;
+  s.table_bytes = size_t{16} << 20;
+  s.stop = &stop;
+  size_t settled_now = 0;
+  s.settled = [&](size_t i) {
+    log.record(candidates[i]);
+    if (++settled_now == stop_after) stop.raise();
+  };
+  settle_candidates(s, candidates);
+  return {candidates, log.resumed()};
+}
+
+TEST(Fair, ACheckpointResumesToTheSameTable) {
+  const uint8_t bytes[RecordKey::kBytes] = {7};
+  const RecordKey key(bytes);
+  const test::TempDir tmp;
+  const std::string dir = tmp.str();
+  const auto [whole, none] = run_logged(dir + "/whole", 0, key);
+  EXPECT_EQ(none, 0u);
+  const auto [part, none2] = run_logged(dir + "/part", 100, key);
+  const size_t settled_part = std::count_if(part.begin(), part.end(),
+                                            [](const FairCandidate& c) { return c.sign_known(); });
+  ASSERT_GE(settled_part, 100u);
+  ASSERT_LT(settled_part, part.size());
+  const auto [resumed, from_log] = run_logged(dir + "/part", 0, key);
+  EXPECT_EQ(from_log, settled_part);
+  ASSERT_EQ(resumed.size(), whole.size());
+  for (size_t i = 0; i < whole.size(); ++i) {
+    EXPECT_TRUE(resumed[i].sign_known());
+    EXPECT_EQ(resumed[i].fair(), whole[i].fair()) << i;
+    EXPECT_EQ(resumed[i].value.lower > 0, whole[i].value.lower > 0) << i;
+  }
+  // Another key's log (a forgery) is not believed: every candidate is settled again.
+  const uint8_t other_bytes[RecordKey::kBytes] = {8};
+  const auto [again, believed] = run_logged(dir + "/part", 0, RecordKey(other_bytes));
+  EXPECT_EQ(believed, 0u);
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+// fair_checkpoint.cpp: a `kalah fair` run's log of settled candidates (api/fair_checkpoint.h).
+#include "api/fair_checkpoint.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "db/atomic_file.h"
+#include "db/file_names.h"
+#include "db/layer_file.h"
+#include "solver/notation.h"
+#include "store/checkpoint.h"
+
+namespace kalah {
+
+FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int seeds, int moved,
+                               std::vector<FairCandidate>& candidates,
+                               const std::function<void(const std::string&)>& note,
+                               const RecordKey& key)
+    : key_(key), m_(rules.pits) {
+  make_checkpoint_dir(dir);
+  const std::string name = "fair-" + variant_name(rules) + "-s" + std::to_string(seeds) + "-k" +
+                           std::to_string(moved) + ".log";
+  path_ = dir + "/" + name;
+  header_ = "kalah fair checkpoint 1 m=" + std::to_string(m_) + " " + describe(rules) +
+            " seeds=" + std::to_string(seeds) + " moved=" + std::to_string(moved);
+  std::map<std::string, FairCandidate*> by_text;
+  for (FairCandidate& c : candidates) by_text[format_absolute(c.position, m_)] = &c;
+
+  std::string kept = header_ + "\n", text;
+  size_t ignored = 0;
+  std::ifstream in(path_);
+  if (in && std::getline(in, text) && text != header_) ++ignored;  // another run's: all ignored
+  while (ignored == 0 && std::getline(in, text)) {
+    std::istringstream fields(text);
+    std::string position, mac, rest;
+    int lower = 0, upper = 0;
+    const auto it = fields >> position >> lower >> upper >> mac && !(fields >> rest)
+                        ? by_text.find(position)
+                        : by_text.end();
+    FairCandidate* c = it == by_text.end() ? nullptr : it->second;
+    const std::string body = text.substr(0, text.rfind(' '));
+    const Bounds possible = c ? margin_bounds(c->position) : Bounds{};
+    if (!c || lower > upper || lower < possible.lower || upper > possible.upper ||
+        std::max(lower, c->value.lower) > std::min(upper, c->value.upper) ||
+        !key_.verify({header_, body}, mac)) {
+      ++ignored;
+      continue;
+    }
+    c->value = {std::max(lower, c->value.lower), std::min(upper, c->value.upper)};
+    ++resumed_;
+    kept += text + "\n";
+  }
+  if (ignored && note)
+    note(path_ + ": " + std::to_string(ignored) +
+         " line(s) ignored (damaged, edited, of another run or another key's): settled again");
+  AtomicFile out(dir, name);
+  out.write(kept.data(), kept.size());
+  out.commit();
+  file_ = std::fopen(path_.c_str(), "a");
+  if (!file_) throw DatabaseError(path_ + ": cannot open for appending");
+}
+
+FairCheckpoint::~FairCheckpoint() {
+  if (file_) std::fclose(file_);
+}
+
+std::string FairCheckpoint::line(const FairCandidate& c) const {
+  const std::string body = format_absolute(c.position, m_) + " " + std::to_string(c.value.lower) +
+                           " " + std::to_string(c.value.upper);
+  return body + " " + key_.mac({header_, body}) + "\n";
+}
+
+void FairCheckpoint::record(const FairCandidate& c) {
+  const std::string text = line(c);
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
+    throw DatabaseError(path_ + ": cannot write");
+}
+
+}  // namespace kalah
