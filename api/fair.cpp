@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
+#include "api/answer.h"
 #include "solver/notation.h"
 #include "solver/slot_pool.h"
 
@@ -35,6 +37,8 @@ Position south_to_move(const std::vector<int>& bins, int m) {
 }  // namespace
 
 std::vector<FairCandidate> fair_candidates(int m, int seeds, int moved) {
+  if (moved < 1 || moved > 3)
+    throw std::invalid_argument("seeds moved must be 1..3, got " + std::to_string(moved));
   const Position start = start_position(m, seeds);
   std::map<std::vector<int>, int> distance{{bins_of(start, m), 0}};
   std::vector<std::vector<int>> level{bins_of(start, m)};
@@ -62,6 +66,40 @@ std::vector<FairCandidate> fair_candidates(int m, int seeds, int moved) {
   }
   std::vector<FairCandidate> out;
   for (auto& [text, c] : sorted) out.push_back(c);
+  return out;
+}
+
+FairSummary summarize(const std::vector<FairCandidate>& candidates, int m, bool exact) {
+  std::map<int, std::pair<std::string, size_t>> by_value;  // ordered by the value
+  FairSummary out;
+  for (const FairCandidate& c : candidates) {
+    if (!settled(c, exact)) continue;
+    ++out.settled;
+    const int order = exact ? c.value.lower : c.fair() ? 0 : c.value.lower > 0 ? 1 : -1;
+    auto& [key, count] = by_value[order];
+    key = exact ? signed_number(order) : order == 0 ? "0" : order > 0 ? ">0" : "<0";
+    ++count;
+    if (c.fair()) out.fair.push_back(format_absolute(c.position, m));
+    if (c.value.upper < 0) out.below.push_back(format_absolute(c.position, m));
+  }
+  for (const auto& [order, value] : by_value) out.values.push_back(value);
+  return out;
+}
+
+JsonObject fair_json(const Rules& rules, int seeds, int moved, bool exact,
+                     const std::vector<FairCandidate>& candidates) {
+  const FairSummary sum = summarize(candidates, rules.pits, exact);
+  JsonObject counts;
+  for (const auto& [key, count] : sum.values) counts.add(key, count);
+  JsonObject out = variant_json("fair", rules);
+  out.add("seeds", seeds)
+      .add("moved", moved)
+      .add("exact", exact)
+      .add("candidates", candidates.size())
+      .add("settled", sum.settled)
+      .add("fair", sum.fair)
+      .add("below", sum.below)
+      .add("values", counts);
   return out;
 }
 

@@ -4,8 +4,10 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "api/json.h"
 #include "solver/leaf_values.h"
 #include "solver/rules.h"
 #include "solver/stop.h"
@@ -27,8 +29,22 @@ struct FairCandidate {
 
 // Every distinct position reachable from the start of Kalah(m, seeds) by moving 1..moved seeds,
 // one at a time, from a pit (either row) to any other pit or either store; the start itself left
-// out. Sorted by their absolute notation; values unknown (margin_bounds).
+// out. Sorted by their absolute notation; values unknown (margin_bounds). Throws
+// std::invalid_argument for seeds out of range or moved outside 1..3.
 std::vector<FairCandidate> fair_candidates(int m, int seeds, int moved);
+
+// What a run found: how many candidates have each result, in order (with exact values each
+// final margin, "-4", "0", "+2"; else "<0", "0", ">0"), the fair ones and those North wins
+// (absolute, sorted).
+struct FairSummary {
+  std::vector<std::pair<std::string, size_t>> values;
+  std::vector<std::string> fair, below;
+  size_t settled = 0;
+};
+FairSummary summarize(const std::vector<FairCandidate>& candidates, int m, bool exact);
+// `kalah fair --json`'s object (docs/json.md) without `certificates` and `seconds`.
+JsonObject fair_json(const Rules& rules, int seeds, int moved, bool exact,
+                     const std::vector<FairCandidate>& candidates);
 
 // How the candidates are settled.
 struct FairSearch {

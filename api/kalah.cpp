@@ -8,6 +8,7 @@
 #include "api/answer.h"
 #include "api/deadline.h"
 #include "api/facade.h"
+#include "api/fair.h"
 #include "api/query.h"
 #include "db/database.h"
 #include "db/file_names.h"
@@ -17,6 +18,26 @@
 
 namespace kalah::api {
 namespace {
+
+// Whether `timeout` (seconds) limits a call: not when 0 or infinite. Throws
+// std::invalid_argument when it is negative or NaN.
+bool is_timed(double timeout) {
+  if (!(timeout >= 0))  // NaN too
+    throw std::invalid_argument("timeout must be a number of seconds, 0 or infinity for none; got " +
+                                std::to_string(timeout));
+  return timeout > 0 && !std::isinf(timeout);
+}
+
+// The caller's flag, looked at every 20 ms, and the timeout raise `halt` while `watch` lives;
+// it stays empty when there is neither.
+void watch_stop(const std::atomic<bool>* stop, double timeout, StopFlag& halt,
+                std::optional<Deadline>& watch) {
+  if (stop || is_timed(timeout))
+    watch.emplace(is_timed(timeout) ? seconds_from_now(timeout) : Deadline::Clock::time_point::max(),
+                  halt, [stop] {
+                    return stop && stop->load() ? StopReason::kStop : StopReason::kNone;
+                  });
+}
 
 Analysis to_public(const std::string& command, const Outcome& o) {
   const int m = o.rules.pits;
@@ -60,10 +81,7 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
                 const kalah::Database* db, AnswerStore* store, const std::atomic<bool>* stop,
                 const Options& o) {
   if (o.value_only && o.pie) throw std::invalid_argument("give pie or value_only, not both");
-  if (!(o.timeout >= 0))  // NaN too
-    throw std::invalid_argument("timeout must be a number of seconds, 0 or infinity for none; got " +
-                                std::to_string(o.timeout));
-  const bool timed = o.timeout > 0 && !std::isinf(o.timeout);
+  const bool timed = is_timed(o.timeout);
   Query q;
   q.rules = r;
   q.position = p;
@@ -93,16 +111,10 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
                    .str();
       o.progress(p);
     };
-  // The caller's flag, looked at every 20 ms, and the timeout stop the query's own.
   StopFlag halt;
   std::optional<Deadline> watch;
-  if (stop || timed) {
-    watch.emplace(timed ? seconds_from_now(o.timeout) : Deadline::Clock::time_point::max(),
-                  halt, [stop] {
-                    return stop && stop->load() ? StopReason::kStop : StopReason::kNone;
-                  });
-    q.stop = &halt;
-  }
+  watch_stop(stop, o.timeout, halt, watch);
+  if (watch) q.stop = &halt;
   return rethrowing([&] { return to_public(command, run(q)); });
 }
 
@@ -247,6 +259,41 @@ Analysis solve(const Rules& rules, int seeds, const Database* db, const std::ato
   const kalah::Rules r = internal_rules(rules);  // pits = 0 is refused here
   return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db, stop,
                  options);
+}
+
+std::string fair(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop,
+                 int moved, bool exact, const Options& o) {
+  const kalah::Rules r = internal_rules(rules);
+  if (db) check_same_rules(db->impl_->db->rules(), r);
+  std::vector<FairCandidate> candidates = fair_candidates(r.pits, seeds, moved);
+  FairSearch s;
+  s.rules = r;
+  s.leaves = db ? db->impl_->db.get() : nullptr;
+  s.threads = thread_count(o.threads);
+  s.exact = exact;
+  StopFlag halt;
+  std::optional<Deadline> watch;
+  watch_stop(stop, o.timeout, halt, watch);
+  s.stop = &halt;
+  const auto t0 = std::chrono::steady_clock::now();
+  size_t done = 0;
+  for (const FairCandidate& c : candidates) done += settled(c, exact);
+  if (o.progress)
+    s.settled = [&](size_t) {
+      Progress p;
+      p.seconds = seconds_since(t0);
+      p.done = static_cast<int>(++done);
+      p.total = static_cast<int>(candidates.size());
+      p.json = JsonObject()
+                   .add("command", "fair")
+                   .add("settled", done)
+                   .add("candidates", candidates.size())
+                   .add("seconds", p.seconds)
+                   .str();
+      o.progress(p);
+    };
+  rethrowing([&] { return settle_candidates(s, candidates); });
+  return fair_json(r, seeds, moved, exact, candidates).add("seconds", seconds_since(t0)).str();
 }
 
 }  // namespace kalah::api

@@ -246,6 +246,30 @@ void bind_functions(py::module_& m) {
       py::arg("timeout") = py::none(), py::arg("pie") = false, py::arg("progress") = py::none());
 }
 
+void bind_fair(py::module_& m) {
+  m.def(
+      "fair",
+      [](int pits, int seeds, int moved, const Rule& capture, const Rule& end,
+         const Rule& remainder, const py::object& db, int threads, bool exact,
+         const std::optional<double>& timeout, const py::object& progress) {
+        const api::Database* given = given_database(db);
+        const api::Rules r =
+            rules(pits ? pits : given ? 0 : 6, capture, end, remainder, rules_of(given));
+        const api::Database* d = given ? given : database(db, r);
+        return interruptible(
+            [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
+              return api::fair(r, seeds, d, stop, moved, exact,
+                               options(threads, false, timeout, false, sink));
+            },
+            progress);
+      },
+      py::kw_only(), py::arg("pits") = 0, py::arg("seeds"), py::arg("moved") = 2,
+      py::arg("capture") = py::none(), py::arg("end") = py::none(),
+      py::arg("remainder") = py::none(), py::arg("db") = py::str("default"),
+      py::arg("threads") = 0, py::arg("exact") = false, py::arg("timeout") = py::none(),
+      py::arg("progress") = py::none());
+}
+
 void bind_database(py::module_& m) {
   py::class_<api::Database>(m, "Database", kDatabaseDoc)
       .def(py::init([](const std::optional<std::string>& directory, const std::string& capture,
@@ -293,6 +317,7 @@ PYBIND11_MODULE(_kalah, m) {
   m.attr("__version__") = api::version();
   bind_position(m);
   bind_functions(m);
+  bind_fair(m);
   bind_database(m);
   position_type = reinterpret_cast<PyTypeObject*>(m.attr("Position").ptr());
   // Shown and documented as kalah.Position and kalah.Database (doctest finds them there).

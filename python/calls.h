@@ -21,9 +21,12 @@ namespace api = kalah::api;
 
 namespace kalah_python {
 
-// The answer's JSON as a dict: the same fields as `kalah solve --json`.
-py::object as_dict(const api::Analysis& a) {
-  return py::module_::import("json").attr("loads")(a.json);
+// The answer's JSON as a dict: the same fields as `kalah solve --json` (or `kalah fair --json`).
+inline py::object as_dict(const std::string& json) {
+  return py::module_::import("json").attr("loads")(json);
+}
+inline py::object as_dict(const api::Analysis& a) {
+  return as_dict(a.json);
 }
 
 using ProgressSink = std::function<void(const api::Progress&)>;

@@ -5,7 +5,8 @@ score; every bad address parameter shows an error naming it and leaves the page 
 evaluation graph and the mistake marks of a finished database endgame agree with the API's exact
 values; at 320 and 390 px with 1 to 8 pits, and at 1280 and 1920 px, nothing overflows and the
 pits stay round under the widest badges; a short
-game played with the keyboard alone; a game record exported and imported. Saves the screenshots
+game played with the keyboard alone; a game record exported and imported; a "fair start" is one
+of `kalah fair`'s table for the game, and a game without one says so. Saves the screenshots
 of docs/ (board-desktop.png, board-phone.png, board-review.png) in DIR.
 
 usage: python3 board_review_test.py KALAH_EXECUTABLE DIR
@@ -64,6 +65,29 @@ class Review(BoardCase):
         self.assertRegex(note, r"^computer \(North, perfect\) played [\d-]+: perfect")
         self.assertEqual("N:" + note.split("played ")[1].split(":")[0],
                          [t for t in turns if t.startswith("N:")][0])
+
+    def test_a_fair_start_is_one_of_the_table(self):
+        # Kalah(6,4), empty capture: one of FairKalah's starts at random (tools/fair_starts.json).
+        self.open(urllib.parse.urlencode({"position": START, "capture": "empty"}))
+        Select(self.browser.find_element(By.ID, "pits")).select_by_value("6")
+        seeds = self.browser.find_element(By.ID, "seeds")
+        seeds.clear()
+        seeds.send_keys("4", Keys.TAB)
+        with urllib.request.urlopen(f"{self.url}fair_starts.json", timeout=10) as r:
+            tables = json.load(r)["tables"]
+        table = [t for t in tables if (t["pits"], t["seeds"], t["capture"]) == (6, 4, "empty")][0]
+        self.click("#fair-start")
+        self.wait(lambda: self.script("return state.root.position") in table["fair"])
+        self.wait(lambda: self.params().get("position", "").endswith(",S"))
+        self.assertIn(f"of {len(table['fair'])}",
+                      self.script("return document.getElementById('computer-note').textContent"))
+        # A game without a table says so, and keeps its start.
+        Select(self.browser.find_element(By.ID, "pits")).select_by_value("2")
+        before = self.script("return state.root.position")
+        self.click("#fair-start")
+        self.wait(lambda: "no fair start of Kalah(2," in
+                  self.script("return document.getElementById('computer-note').textContent"))
+        self.assertEqual(self.script("return state.root.position"), before)
 
     def test_a_variation_keeps_the_main_line_and_round_trips(self):
         self.open(urllib.parse.urlencode({"position": START}))

@@ -138,10 +138,18 @@ class Shape(unittest.TestCase):
         self.answer(listed[-1], "book", {"pits", "rules", "event", "positions"})
         fair = objects("fair", "--pits", "3", "--seeds", "2", "--moved", "1", "--no-db", "--json")
         self.assertEqual(len(fair), 1)
-        self.answer(fair[0], "fair", {"pits", "rules", "seeds", "moved", "candidates", "valued",
-                                      "fair", "values", "seconds"})
+        self.answer(fair[0], "fair", {"pits", "rules", "seeds", "moved", "exact", "candidates",
+                                      "settled", "fair", "below", "values", "seconds"})
         self.assertEqual(sum(fair[0]["values"].values()), fair[0]["candidates"])
+        self.assertLessEqual(set(fair[0]["values"]), {"<0", "0", ">0"})
         self.assertEqual(len(fair[0]["fair"]), fair[0]["values"].get("0", 0))
+        self.assertEqual(len(fair[0]["below"]), fair[0]["values"].get("<0", 0))
+        exact = objects("fair", "--pits", "3", "--seeds", "2", "--moved", "1", "--no-db", "--json",
+                        "--exact")[0]
+        self.assertTrue(exact["exact"])
+        self.assertEqual(sum(c for v, c in exact["values"].items() if int(v) < 0),
+                         fair[0]["values"].get("<0", 0))
+        self.assertEqual(exact["fair"], fair[0]["fair"])
         self.assertTrue(all(p.endswith(",S") for p in fair[0]["fair"]))
 
     def test_move_choice(self):

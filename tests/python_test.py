@@ -55,6 +55,22 @@ class Module(unittest.TestCase):
         expected = cli("solve", "--pits", "4", "--seeds", "3", "--json")[0]
         self.assertEqual(without_counts(answer), without_counts(expected))
 
+    def test_fair_returns_the_answer_of_fair_json(self):
+        # Over a database and without, exact and by sign, as `kalah fair --json`.
+        for db, args in ((self.dir, ["--db", self.dir]), (None, ["--no-db"])):
+            for exact in (False, True):
+                ours = kalah.fair(pits=4, seeds=2, moved=2, capture="empty", db=db, exact=exact)
+                theirs = cli("fair", "--pits", "4", "--seeds", "2", "--capture", "empty", *args,
+                             "--json", *(["--exact"] if exact else []))[0]
+                self.assertEqual(without_counts(ours), without_counts(theirs))
+        seen = []  # reports every 50 ms at most: a run of a second or so
+        answer = kalah.fair(pits=4, seeds=4, db=None, threads=1, progress=seen.append)
+        self.assertTrue(seen, "no progress reported")
+        self.assertEqual({r["candidates"] for r in seen}, {answer["candidates"]})
+        self.assertEqual([r["settled"] for r in seen], sorted(r["settled"] for r in seen))
+        with self.assertRaisesRegex(ValueError, "seeds moved must be 1..3, got 4"):
+            kalah.fair(pits=3, seeds=2, moved=4, db=None)
+
     def test_analyse_any_position(self):
         answer = kalah.analyse("2,0,1/0,1,1/3,4", capture="empty")
         expected = cli("solve", "--capture", "empty", "--json", "2,0,1/0,1,1/3,4")[0]

@@ -230,6 +230,7 @@ function init() {
   for (const k in RULES) $(k).onchange = () => { state.rules[k] = $(k).value; show(); showRules(); };
   $("pits").onchange = $("seeds").onchange = newGame;
   $("new-game").onclick = newGame;
+  $("fair-start").onclick = fairStart;
   $("start").onclick = () => goTo(state.root);
   $("undo").onclick = () => { if (state.node.parent) goTo(state.node.parent); };
   $("redo").onclick = () => { if (state.node.children.length) goTo(state.node.children[0]); };

@@ -277,3 +277,24 @@ async function replay(text, name, errors) {
   }
   return n;
 }
+
+// "fair start": one of the game's fair starts (`kalah fair`'s tables, tools/fair_starts.json) at
+// random, as Ludii's FairKalah deals them. Only the games and rules of a table have one.
+let fairTables = null;
+async function fairStart() {
+  if (!fairTables) fairTables = (await (await fetch("fair_starts.json")).json()).tables;
+  const m = Number($("pits").value), n = Number($("seeds").value);
+  const t = fairTables.find((x) => x.pits === m && x.seeds === n &&
+                                   Object.keys(RULES).every((k) => x[k] === state.rules[k]));
+  if (!t || !t.fair.length) {
+    const known = fairTables.filter((x) => x.fair.length).map((x) => `Kalah(${x.pits},${x.seeds}) ${x.capture}`);
+    $("computer-note").textContent = `no fair start of Kalah(${m},${n}) with these rules is known ` +
+      `(tables: ${[...new Set(known)].join(", ")}; kalah fair finds others)`;
+    return;
+  }
+  const i = Math.floor(Math.random() * t.fair.length);
+  state.root = state.node = node(t.fair[i], null, null);
+  show();
+  $("computer-note").textContent = `fair start ${i + 1} of ${t.fair.length} (within ${t.moved} ` +
+    `seeds moved): perfect players draw`;
+}

@@ -109,6 +109,14 @@ def position_board(m, text):
         return None
 
 
+def position_stores(m, text):
+    """The mover's store minus the opponent's of an absolute position (position_board's)."""
+    parts = text.replace(":", ",").split(",")
+    side = parts.pop() if parts[-1] in ("S", "N") else parts.pop(0)
+    south, north = int(parts[m]), int(parts[2 * m + 1])
+    return south - north if side == "S" else north - south
+
+
 def read_certificate(path):
     try:
         with open(path, "rb") as f:
@@ -245,13 +253,66 @@ class Checker:
                            "was not written for this walk")
 
 
+def check(path, args, databases):
+    """Checks one certificate and prints what it proves: 0 proven, 1 not, 2 unreadable. The
+    layers it reads are kept in `databases` for the next certificates of the same layers."""
+    start = time.monotonic()
+    try:
+        rules, board, value, top, layers, moves, fields = read_certificate(path)
+        if top and not args.db:
+            raise BadInput(f"the certificate's leaves are layers 1..{top} of a database: give --db")
+        key = (rules.describe(), repr(layers))
+        if key not in databases:
+            databases.clear()  # one database's cache at a time
+            databases[key] = Database(args.db or ".", rules, layers, args.body_checksums,
+                                      int(args.cache_gb * (1 << 30)) // 65536)
+        database = databases[key]
+        reads = database.reads
+        checker = Checker(rules, top, database, moves)
+        checker.check(board, value)
+        if checker.progress:
+            print("\r\033[K", end="", file=sys.stderr)
+    except BadInput as e:
+        print(f"check_certificate.py: {path}: {e}", file=sys.stderr)
+        return 2
+    except Rejected as e:
+        print(f"REJECTED: {path}: {e}", file=sys.stderr)
+        return 1
+    seconds = time.monotonic() - start
+    m = rules.m
+    print(f"PROVEN: {path}: the board "
+          f"{','.join(map(str, board[:m]))}/{','.join(map(str, board[m:]))} "
+          f"({rules.describe()}) is worth exactly {value:+d} to the player to move")
+    if "position" in fields:
+        margin = value + position_stores(m, fields["position"])
+        print(f"  position {fields['position']}: final margin {margin:+d} for the player to move")
+    print(f"  {checker.positions} positions expanded, {len(moves)} moves read, "
+          f"{checker.finished} finished games valued, {database.reads - reads} database values "
+          f"read, {seconds:.1f} s")
+    if top:
+        print(f"  trusted: the values of these layer files in {args.db} (header, index and zstd "
+              "frame checksums checked" + (", body checksums recomputed)" if args.body_checksums
+                                          else "; body checksums not recomputed)"))
+        for s in sorted(database.layers):
+            layer = database.layers[s]
+            print(f"    {os.path.basename(layer.path)}  checksum {layer.body_checksum:016x}  "
+                  f"{layer.decoded} blocks decoded")
+        print(f"  `kalah verify --full {args.db}` recomputes every layer's values from their "
+              "children")
+    else:
+        print("  trusted: nothing but this checker (every leaf is a finished game)")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(
-        description="Checks a kalah certificate (kalah solve --certificate FILE) with code of its "
-                    "own: the value it claims is proven when every move is legal, every reply is "
-                    "covered and every leaf agrees with the rules or the database.",
-        epilog="Exit status: 0 proven, 1 not proven, 2 unreadable input.")
-    parser.add_argument("certificate")
+        description="Checks kalah certificates (kalah solve --certificate FILE, kalah fair "
+                    "--certificates DIR) with code of its own: the value each claims is proven "
+                    "when every move is legal, every reply is covered and every leaf agrees with "
+                    "the rules or the database.",
+        epilog="Exit status: 0 every certificate proven, 1 one not proven, 2 unreadable input.")
+    parser.add_argument("certificate", nargs="+",
+                        help="one or more: those of the same database share its layers' reading")
     parser.add_argument("--db", metavar="DIR",
                         help="the database directory whose layers the certificate's leaves are in "
                              "(needed when its leaf-layer is above 0)")
@@ -270,46 +331,9 @@ def main():
     if args.cache_gb <= 0:
         parser.error("--cache-gb must be positive")
     sys.setrecursionlimit(1_000_000)
-    start = time.monotonic()
-    try:
-        rules, board, value, top, layers, moves, fields = read_certificate(args.certificate)
-        if top and not args.db:
-            raise BadInput(f"the certificate's leaves are layers 1..{top} of a database: give --db")
-        database = Database(args.db or ".", rules, layers, args.body_checksums,
-                            int(args.cache_gb * (1 << 30)) // 65536)
-        checker = Checker(rules, top, database, moves)
-        checker.check(board, value)
-        if checker.progress:
-            print("\r\033[K", end="", file=sys.stderr)
-    except BadInput as e:
-        print(f"check_certificate.py: {e}", file=sys.stderr)
-        return 2
-    except Rejected as e:
-        print(f"REJECTED: {args.certificate}: {e}", file=sys.stderr)
-        return 1
-    seconds = time.monotonic() - start
-    m = rules.m
-    print(f"PROVEN: {args.certificate}: the board "
-          f"{','.join(map(str, board[:m]))}/{','.join(map(str, board[m:]))} "
-          f"({rules.describe()}) is worth exactly {value:+d} to the player to move")
-    if "position" in fields:
-        print(f"  position {fields['position']}")
-    print(f"  {checker.positions} positions expanded, {len(moves)} moves read, "
-          f"{checker.finished} finished games valued, {database.reads} database values read, "
-          f"{seconds:.1f} s")
-    if top:
-        print(f"  trusted: the values of these layer files in {args.db} (header, index and zstd "
-              "frame checksums checked" + (", body checksums recomputed)" if args.body_checksums
-                                          else "; body checksums not recomputed)"))
-        for s in sorted(database.layers):
-            layer = database.layers[s]
-            print(f"    {os.path.basename(layer.path)}  checksum {layer.body_checksum:016x}  "
-                  f"{layer.decoded} blocks decoded")
-        print(f"  `kalah verify --full {args.db}` recomputes every layer's values from their "
-              "children")
-    else:
-        print("  trusted: nothing but this checker (every leaf is a finished game)")
-    return 0
+    databases = {}
+    results = [check(path, args, databases) for path in args.certificate]
+    return 2 if 2 in results else 1 if 1 in results else 0
 
 
 if __name__ == "__main__":

@@ -54,58 +54,31 @@ constexpr CommandHelp kHelp = {
     "  kalah fair --pits 4 --seeds 3 --exact --json       every value, one JSON object\n"
     "  kalah fair --pits 4 --seeds 3 --certificates c     with a proof of each fair start\n"};
 
-// "fair", "<0"/">0" (South loses, wins) or the exact margin, for the counts.
-std::string value_key(const FairCandidate& c, bool exact) {
-  if (exact) return signed_number(c.value.lower);
-  return c.fair() ? "0" : c.value.lower > 0 ? ">0" : "<0";
-}
-
 void print(const FairOptions& o, const Game& game, const std::vector<FairCandidate>& c,
            const std::vector<Certified>& certified, double seconds) {
   const int m = game.rules.pits;
-  std::map<int, std::pair<std::string, int>> values;  // ordered by the value, then its count
-  std::vector<std::string> fair;
-  size_t settled_count = 0;
-  for (const FairCandidate& x : c) {
-    if (!settled(x, o.exact)) continue;
-    ++settled_count;
-    const int order = o.exact ? x.value.lower : x.fair() ? 0 : x.value.lower > 0 ? 1 : -1;
-    auto& [key, count] = values[order];
-    key = value_key(x, o.exact);
-    ++count;
-    if (x.fair()) fair.push_back(format_absolute(x.position, m));
-  }
   if (o.json) {
-    JsonObject counts;
-    for (const auto& [order, kc] : values) counts.add(kc.first, kc.second);
-    JsonObject out = variant_json("fair", game.rules);
-    out.add("seeds", game.start.board.pits[0])
-        .add("moved", o.moved)
-        .add("exact", o.exact)
-        .add("candidates", c.size())
-        .add("settled", settled_count)
-        .add("fair", fair)
-        .add("values", counts);
+    JsonObject out = fair_json(game.rules, game.start.board.pits[0], o.moved, o.exact, c);
     if (!o.certificates.empty()) {
       std::vector<JsonObject> files;
       for (const Certified& x : certified)
         files.push_back(JsonObject().add("file", x.file).add("bytes", x.bytes).add("positions", x.positions));
       out.add("certificates", files);
     }
-    out.add("seconds", seconds);
-    std::cout << out.str() << std::endl;
+    std::cout << out.add("seconds", seconds).str() << std::endl;
     return;
   }
+  const FairSummary sum = summarize(c, m, o.exact);
   std::printf("fair starts of %s within %d seed%s moved (%s): %zu of %zu candidates", game.title.c_str(),
-              o.moved, o.moved == 1 ? "" : "s", describe(game.rules).c_str(), fair.size(), c.size());
-  if (settled_count < c.size()) std::printf(" (stopped: %zu settled)", settled_count);
+              o.moved, o.moved == 1 ? "" : "s", describe(game.rules).c_str(), sum.fair.size(), c.size());
+  if (sum.settled < c.size()) std::printf(" (stopped: %zu settled)", sum.settled);
   std::printf("\n");
   for (const FairCandidate& x : c)
     if (x.fair())
       std::printf("  %-40s %-40s %d seed%s moved\n", format_absolute(x.position, m).c_str(),
                   format_relative(x.position, m).c_str(), x.moved, x.moved == 1 ? "" : "s");
   std::printf("%s:", o.exact ? "values for South" : "South's result (<0 loses, 0 draws, >0 wins)");
-  for (const auto& [order, kc] : values) std::printf(" %s:%d", kc.first.c_str(), kc.second);
+  for (const auto& [key, count] : sum.values) std::printf(" %s:%zu", key.c_str(), count);
   std::printf("\n");
   if (!certified.empty()) {
     uint64_t bytes = 0, positions = 0;

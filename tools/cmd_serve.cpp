@@ -19,6 +19,7 @@ extern const char* const kBoardJs;
 extern const char* const kBoardDrawJs;
 extern const char* const kBoardServerJs;
 extern const char* const kBoardReviewJs;
+extern const char* const kFairStartsJson;
 
 namespace {
 
@@ -100,7 +101,8 @@ Routed route(const std::string& target, Analyst& analyst) {
       {"/board.js", {"text/javascript; charset=utf-8", kBoardJs}},
       {"/board_draw.js", {"text/javascript; charset=utf-8", kBoardDrawJs}},
       {"/board_server.js", {"text/javascript; charset=utf-8", kBoardServerJs}},
-      {"/board_review.js", {"text/javascript; charset=utf-8", kBoardReviewJs}}};
+      {"/board_review.js", {"text/javascript; charset=utf-8", kBoardReviewJs}},
+      {"/fair_starts.json", {"application/json", kFairStartsJson}}};
   if (const auto asset = kAssets.find(path); asset != kAssets.end())
     return {Pool::kNone, {200, asset->second.first, asset->second.second}, {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none

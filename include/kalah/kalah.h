@@ -67,7 +67,7 @@ struct Progress {
   double seconds = 0;          // since the call began
   uint64_t nodes = 0;          // searched so far
   int lower = 0, upper = 0;    // proven on the final margin for the player to move
-  int done = 0, total = 0;     // a full analysis: moves valued exactly, of all
+  int done = 0, total = 0;     // a full analysis: moves valued exactly, of all (fair(): candidates)
   std::optional<int> estimate;  // the heuristic's estimate of the final margin, within the bounds
   int estimate_depth = 0;       // the plies it looked ahead
   std::string json;             // this report as one line of JSON (docs/json.md, "progress")
@@ -227,6 +227,8 @@ class KALAH_API Database {
                                     const std::atomic<bool>*, const Options&);
   friend KALAH_API Analysis solve(const Rules&, int, const Database*, const std::atomic<bool>*,
                                   const Options&);
+  friend KALAH_API std::string fair(const Rules&, int, const Database*, const std::atomic<bool>*,
+                                    int, bool, const Options&);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -241,5 +243,16 @@ KALAH_API Analysis analyse(const Rules& rules, const std::string& position,
 // Solves the start position of Kalah(rules.pits, seeds): `kalah solve --seeds N`.
 KALAH_API Analysis solve(const Rules& rules, int seeds, const Database* db = nullptr,
                          const std::atomic<bool>* stop = nullptr, const Options& options = {});
+
+// The fair starts of Kalah(rules.pits, seeds) as Neller's FairKalah defines them: every position
+// within `moved` (1..3) seeds moved from the start, one at a time from a pit to any other pit or
+// store, South to move, settled as worth 0 (fair), less or more; with `exact`, each one's value.
+// Returns `kalah fair --json`'s object as one line (docs/json.md): `candidates`, `settled`
+// (fewer when stopped or timed out), `fair`, `values`. `db` (same rules) ends the searches; a
+// bigger database pays (docs/results.md, "Fair starts"). Options::threads and timeout apply;
+// Options::progress is told `done` of `total` candidates as each is settled.
+KALAH_API std::string fair(const Rules& rules, int seeds, const Database* db = nullptr,
+                           const std::atomic<bool>* stop = nullptr, int moved = 2,
+                           bool exact = false, const Options& options = {});
 
 }  // namespace kalah::api

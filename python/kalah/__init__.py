@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import os as _os
 from typing import (Callable as _Callable, List as _List, Literal as _Literal,
-                    Optional as _Optional, TypedDict as _TypedDict, Union as _Union)
+                    Dict as _Dict, Optional as _Optional, TypedDict as _TypedDict,
+                    Union as _Union)
 
 try:
     from typing import Required as _Required
@@ -44,7 +45,7 @@ from ._kalah import Database, Position, __version__
 
 __all__ = ["Answer", "Capture", "Database", "DatabaseArgument", "End", "Estimate", "Game", "Move",
            "Opening", "Position", "Progress", "ProgressCallback", "Remainder", "Rules",
-           "__version__", "analyse", "solve"]
+           "FairAnswer", "__version__", "analyse", "fair", "solve"]
 
 
 def __dir__() -> "_List[str]":
@@ -200,3 +201,44 @@ def analyse(position: _Union[str, Position], *, pits: int = 0, capture: _Optiona
     return _kalah.analyse(
         position, pits=pits, capture=capture, end=end, remainder=remainder, db=db,
         threads=threads, value_only=value_only, timeout=timeout, pie=pie, progress=progress)
+
+
+class FairAnswer(_TypedDict, total=False):
+    """The JSON object of ``kalah fair --json`` (docs/json.md): the fair starts and the counts."""
+    kalah_version: _Required[str]
+    command: _Required[str]  # "fair"
+    pits: _Required[int]
+    rules: _Required[Rules]
+    seeds: _Required[int]
+    moved: _Required[int]
+    exact: _Required[bool]
+    candidates: _Required[int]
+    settled: _Required[int]  # fewer than candidates when stopped by the timeout
+    fair: _Required[_List[str]]  # absolute positions, South to move, sorted
+    below: _Required[_List[str]]  # the candidates North wins, the same way
+    values: _Required[_Dict[str, int]]  # "<0", "0", ">0" (exact: "-4", "0", "+2") to counts
+    seconds: _Required[float]
+
+
+def fair(*, seeds: int, pits: int = 0, moved: int = 2, capture: _Optional[Capture] = None,
+         end: _Optional[End] = None, remainder: _Optional[Remainder] = None,
+         db: DatabaseArgument = "default", threads: int = 0, exact: bool = False,
+         timeout: _Optional[float] = None,
+         progress: _Optional[ProgressCallback] = None) -> FairAnswer:
+    """The fair starts of Kalah(pits, seeds) as Neller's FairKalah defines them: ``kalah fair``.
+
+    Every position within ``moved`` (1..3) seeds moved from the start, one at a time from a pit
+    to any other pit or either store, South to move, is settled as worth 0 (fair: perfect
+    players draw), less or more; ``exact=True`` finds each one's value (several times slower).
+    The rules and ``db`` as for solve(); a bigger database pays (docs/results.md). timeout:
+    seconds, after which the answer holds the candidates settled so far. progress: called with a
+    dict (``settled``, ``candidates``, ``seconds``) as candidates are settled.
+
+    >>> a = fair(pits=3, seeds=2, moved=1, db=None)
+    >>> a["candidates"], a["fair"][:1]
+    (42, ['1,2,2,0,2,2,3,0,S'])
+    """
+    return _kalah.fair(
+        pits=pits, seeds=seeds, moved=moved, capture=capture, end=end, remainder=remainder,
+        db=db, threads=threads, exact=exact, timeout=timeout, progress=progress)
+

@@ -1,5 +1,5 @@
 # Types of the C++ extension (python/_kalah.cpp); what users call is documented in __init__.py.
-from typing import List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import (Answer, Capture, DatabaseArgument, End, ProgressCallback, Remainder, Rules)
 
@@ -66,3 +66,8 @@ def analyse(position: Union[Position, str], *, pits: int = 0,
             db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
             timeout: Optional[float] = None, pie: bool = False,
             progress: Optional[ProgressCallback] = None) -> Answer: ...
+def fair(*, seeds: int, pits: int = 0, moved: int = 2, capture: Optional[Capture] = None,
+         end: Optional[End] = None, remainder: Optional[Remainder] = None,
+         db: DatabaseArgument = "default", threads: int = 0, exact: bool = False,
+         timeout: Optional[float] = None,
+         progress: Optional[ProgressCallback] = None) -> Dict[str, Any]: ...

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""The "Fair starts" tables of docs/results.md: `kalah fair` over each game and capture rule (end
+immediate, remainder owner, as FairKalah), every fair start certified and the certificate checked
+by tools/check_certificate.py, and a sample of the other candidates settled a second way (no
+database, one thread). Then tools/fair_starts.json (the board's "fair start") from the records.
+
+usage: fair_results.py [GAME ...]    e.g. 6,4,empty; every game by default
+
+Each game's record goes to RESULTS/fair-M-N-CAPTURE.json (RESULTS: $KALAH_RESULTS, default
+docs/results/); a game whose record exists is not run again (delete it to redo it). Databases
+are built (or reused) under $KALAH_DB (default ~/.cache/kalah/db), one directory per pits,
+capture and top layer, as scripts/new_results.py does. Certificates go to $KALAH_CERTS (default
+/tmp/kalah-fair-certificates); those of 1 MB or less are copied beside the records.
+"""
+import glob
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KALAH = os.environ.get("KALAH_EXE", os.path.join(ROOT, "build", "tools", "kalah"))
+CHECKER = os.path.join(ROOT, "tools", "check_certificate.py")
+DB = os.environ.get("KALAH_DB") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kalah", "db")
+RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "docs", "results"))
+CERTS = os.environ.get("KALAH_CERTS", "/tmp/kalah-fair-certificates")
+SAMPLE = 200  # candidates settled again a second way, per game
+
+# m, n, seeds moved (K), the database's top layer (0: none). Both capture rules each.
+GAMES = [
+    (6, 4, 2, 28), (4, 3, 2, 28), (4, 4, 2, 28), (4, 5, 2, 28), (4, 6, 2, 28),
+    (5, 3, 2, 28), (5, 4, 2, 28), (6, 3, 2, 28), (7, 3, 2, 22), (5, 5, 2, 28), (5, 6, 2, 28),
+    (6, 5, 1, 28),
+]
+
+
+def run(args):
+    print("+", " ".join(args), flush=True)
+    return subprocess.run(args, check=True, stdout=subprocess.PIPE, text=True).stdout
+
+
+def database(m, capture, top):
+    if top == 0:
+        return None
+    d = os.path.join(DB, f"m{m}-{capture}-s{top}")
+    start = time.time()
+    run([KALAH, "build", "--db", d, "--pits", str(m), "--max-seeds", str(top), "--capture", capture])
+    return d, time.time() - start
+
+
+def fair(m, n, moved, capture, where, *extra):
+    return json.loads(run([KALAH, "fair", "--pits", str(m), "--seeds", str(n), "--moved",
+                           str(moved), "--capture", capture, "--json"] + where + list(extra)))
+
+
+def candidates(m, n, moved):
+    """Every candidate as absolute text (tests/fair_test.cpp's brute force, again)."""
+    start = tuple(0 if i in (m, 2 * m + 1) else n for i in range(2 * m + 2))
+    seen, level = {start}, [start]
+    for _ in range(moved):
+        nxt = []
+        for b in level:
+            for i in range(2 * m + 2):
+                if i in (m, 2 * m + 1) or b[i] == 0:
+                    continue
+                for j in range(2 * m + 2):
+                    if j != i:
+                        c = list(b)
+                        c[i] -= 1
+                        c[j] += 1
+                        if tuple(c) not in seen:
+                            seen.add(tuple(c))
+                            nxt.append(tuple(c))
+        level = nxt
+    seen.discard(start)
+    return sorted(",".join(map(str, b)) + ",S" for b in seen)
+
+
+def second_way(m, n, moved, capture, top, answer):
+    """SAMPLE candidates valued again by `kalah solve --value-only` (MTD(f) by the query path, not
+    fair's null-window tests) on one thread, without a database (m <= 4) or with one four layers
+    smaller: the signs that disagree, how many were compared and how."""
+    every = candidates(m, n, moved)
+    assert len(every) == answer["candidates"]
+    sample = random.Random(f"{m},{n},{capture}").sample(every, min(SAMPLE, len(every)))
+    where, how = ["--no-db"], "no database"
+    if m > 4 and top > 4:
+        where = ["--db", layers(m, capture, top, top - 4)]
+        how = f"database of {top - 4} seeds"
+    fair_set, below = set(answer["fair"]), set(answer["below"])
+    disagree = 0
+    for p in sample:
+        v = json.loads(run([KALAH, "solve", p, "--pits", str(m), "--capture", capture,
+                            "--value-only", "--threads", "1", "--no-store", "--json"] + where))["value"]
+        expected = 0 if p in fair_set else -1 if p in below else 1
+        disagree += (v > 0) - (v < 0) != expected
+    return disagree, len(sample), how + ", one thread, kalah solve --value-only"
+
+
+def layers(m, capture, top, fewer):
+    """A directory of links to layers 1..fewer of the database of `top` layers."""
+    d = os.path.join(DB, f"m{m}-{capture}-s{top}")
+    out = os.path.join(DB, f"m{m}-{capture}-s{fewer}-of-{top}")
+    os.makedirs(out, exist_ok=True)
+    for s in range(1, fewer + 1):
+        name = f"kalah-m{m}-{capture}-immediate-owner-s{s}.kdb"
+        if not os.path.exists(os.path.join(out, name)):
+            os.symlink(os.path.join(d, name), os.path.join(out, name))
+    return out
+
+
+def certify(answer, d):
+    """Checks every certificate in one run of the checker (the layers read once): how many it
+    proved worth a final margin of 0, and their bytes."""
+    files = [c["file"] for c in answer.get("certificates", [])]
+    if not files:
+        return 0, []
+    check = subprocess.run([sys.executable, CHECKER, *files] + (["--db", d] if d else []),
+                           stdout=subprocess.PIPE, text=True)
+    proven = check.stdout.count(": final margin +0 for the player to move")
+    for c in answer["certificates"]:
+        if c["bytes"] <= 1 << 20:
+            shutil.copy(c["file"], RESULTS)
+    return proven if check.returncode == 0 else 0, [c["bytes"] for c in answer["certificates"]]
+
+
+def record(m, n, moved, top, capture):
+    path = os.path.join(RESULTS, f"fair-{m}-{n}-{capture}.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    built = database(m, capture, top)
+    d = built[0] if built else None
+    where = ["--db", d] if d else ["--no-db"]
+    certs = os.path.join(CERTS, f"{m}-{n}-{capture}")
+    shutil.rmtree(certs, ignore_errors=True)
+    answer = fair(m, n, moved, capture, where, "--certificates", certs)
+    closest = None
+    if not answer["fair"]:  # none within K seeds: the values, for the closest to 0
+        exact = fair(m, n, moved, capture, where, "--exact")
+        closest = min((int(v) for v in exact["values"]), key=abs)
+    start = time.time()
+    accepted, sizes = certify(answer, d)
+    r = {"game": [m, n, capture], "moved": moved, "database": top,
+         "build_seconds": round(built[1], 1) if built else 0, "answer": answer,
+         "closest": closest, "certificates_accepted": accepted,
+         "certificate_bytes": sum(sizes), "check_seconds": round(time.time() - start, 1)}
+    start = time.time()
+    r["second_way"] = dict(zip(("disagreements", "compared", "how"),
+                               second_way(m, n, moved, capture, top, answer)))
+    r["second_way"]["seconds"] = round(time.time() - start, 1)
+    with open(path, "w") as f:
+        json.dump(r, f, indent=1)
+    return r
+
+
+def board_tables():
+    tables = []
+    for path in sorted(glob.glob(os.path.join(RESULTS, "fair-*.json"))):
+        with open(path) as f:
+            a = json.load(f)["answer"]
+        tables.append({k: a[k] for k in ("pits", "seeds", "moved", "fair")} | a["rules"])
+    with open(os.path.join(ROOT, "tools", "fair_starts.json"), "w") as f:
+        json.dump({"tables": tables}, f, separators=(",", ":"))
+        f.write("\n")
+
+
+def main():
+    os.makedirs(RESULTS, exist_ok=True)
+    wanted = set(sys.argv[1:])
+    for m, n, moved, top in GAMES:
+        for capture in ("empty", "standard"):
+            if wanted and f"{m},{n},{capture}" not in wanted:
+                continue
+            r = record(m, n, moved, top, capture)
+            a = r["answer"]
+            print(f"Kalah({m},{n}) {capture}: {len(a['fair'])} fair of {a['candidates']}, "
+                  f"{a['values']}, {a['seconds']:.1f} s", flush=True)
+    board_tables()
+
+
+if __name__ == "__main__":
+    main()
