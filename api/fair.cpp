@@ -152,8 +152,9 @@ size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candid
       }
     }
   }
-  return static_cast<size_t>(std::count_if(candidates.begin(), candidates.end(),
-                                           [&](const FairCandidate& c) { return settled(c, s.exact); }));
+  return static_cast<size_t>(
+      std::count_if(candidates.begin(), candidates.end(),
+                    [&](const FairCandidate& c) { return settled(c, s.exact); }));
 }
 
 }  // namespace kalah

@@ -23,8 +23,9 @@ namespace {
 // std::invalid_argument when it is negative or NaN.
 bool is_timed(double timeout) {
   if (!(timeout >= 0))  // NaN too
-    throw std::invalid_argument("timeout must be a number of seconds, 0 or infinity for none; got " +
-                                std::to_string(timeout));
+    throw std::invalid_argument(
+        "timeout must be a number of seconds, 0 or infinity for none; got " +
+        std::to_string(timeout));
   return timeout > 0 && !std::isinf(timeout);
 }
 
@@ -33,10 +34,9 @@ bool is_timed(double timeout) {
 void watch_stop(const std::atomic<bool>* stop, double timeout, StopFlag& halt,
                 std::optional<Deadline>& watch) {
   if (stop || is_timed(timeout))
-    watch.emplace(is_timed(timeout) ? seconds_from_now(timeout) : Deadline::Clock::time_point::max(),
-                  halt, [stop] {
-                    return stop && stop->load() ? StopReason::kStop : StopReason::kNone;
-                  });
+    watch.emplace(
+        is_timed(timeout) ? seconds_from_now(timeout) : Deadline::Clock::time_point::max(), halt,
+        [stop] { return stop && stop->load() ? StopReason::kStop : StopReason::kNone; });
 }
 
 Analysis to_public(const std::string& command, const Outcome& o) {
@@ -135,11 +135,10 @@ int only_pit_count(const std::string& directory, const Rules& rules) {
     if (v.rules.capture == r.capture && v.rules.end == r.end && v.rules.remainder == r.remainder)
       found.push_back(v.rules.pits);
   if (found.size() != 1)
-    throw std::invalid_argument(directory + ": " +
-                                (found.empty() ? "no layer files for " + describe(r) + "; " +
-                                                     describe_variants(variants)
-                                               : "layers of several pit counts for " +
-                                                     describe(r) + "; give pits"));
+    throw std::invalid_argument(
+        directory + ": " +
+        (found.empty() ? "no layer files for " + describe(r) + "; " + describe_variants(variants)
+                       : "layers of several pit counts for " + describe(r) + "; give pits"));
   return found[0];
 }
 
@@ -158,9 +157,8 @@ struct Database::Impl {
   std::unique_ptr<AnswerStore> store;
   uint64_t copy_epoch = 0;  // when it was opened (check_copies)
 
-  Analysis analyse(const std::string& command, const kalah::Rules& rules,
-                   const kalah::Position& p, const std::atomic<bool>* stop,
-                   const Options& options) const {
+  Analysis analyse(const std::string& command, const kalah::Rules& rules, const kalah::Position& p,
+                   const std::atomic<bool>* stop, const Options& options) const {
     return answer(command, rules, p, db.get(), store.get(), stop, options);
   }
 };
@@ -257,8 +255,7 @@ Analysis analyse(const Rules& rules, const std::string& position, const Database
 Analysis solve(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop,
                const Options& options) {
   const kalah::Rules r = internal_rules(rules);  // pits = 0 is refused here
-  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db, stop,
-                 options);
+  return analyse(rules, format_relative(start_position(r.pits, seeds), r.pits), db, stop, options);
 }
 
 std::string fair(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop,

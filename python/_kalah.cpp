@@ -27,8 +27,11 @@ using Rule = std::optional<std::string>;
 api::Rules rules(int pits, const Rule& capture, const Rule& end, const Rule& remainder,
                  const std::optional<api::Rules>& held) {
   const api::Rules base = held.value_or(api::Rules{});
-  return {pits ? pits : held ? base.pits : 0, capture.value_or(base.capture),
-          end.value_or(base.end), remainder.value_or(base.remainder)};
+  return {pits   ? pits
+          : held ? base.pits
+                 : 0,
+          capture.value_or(base.capture), end.value_or(base.end),
+          remainder.value_or(base.remainder)};
 }
 std::optional<api::Rules> rules_of(const api::Database* db) {
   return db ? std::optional(db->rules()) : std::nullopt;
@@ -50,7 +53,8 @@ std::string text(const AnyPosition& p) {
                                                 : std::get<api::Position>(p).absolute();
 }
 
-constexpr const char* kPositionDoc = R"(A position of a game under its rules, for playing games through:
+constexpr const char* kPositionDoc =
+    R"(A position of a game under its rules, for playing games through:
 legal moves, the position each leads to, the end and the score. Immutable and hashable; every
 call is cheap (no search). Accepted wherever a position's text is. Its seeds in one fixed
 orientation: south and north (each row in its owner's sowing order), stores (South's, North's);
@@ -79,7 +83,8 @@ Position.from_string(text, pits=0, ...): either notation; pits = 0 takes them fr
 (True, -2, [])
 )";
 
-constexpr const char* kDatabaseDoc = R"(The endgame database of one rule variant in a directory, as built by
+constexpr const char* kDatabaseDoc =
+    R"(The endgame database of one rule variant in a directory, as built by
 `kalah build --db DIRECTORY`. Safe to share between threads.
 
 Database(directory=None, capture="standard", end="immediate", remainder="owner", pits=0,
@@ -148,8 +153,8 @@ void bind_position(py::module_& m) {
           py::arg("end") = "immediate", py::arg("remainder") = "owner")
       .def_static(
           "from_string",
-          [](const std::string& text, int pits, const std::string& capture,
-             const std::string& end, const std::string& remainder) {
+          [](const std::string& text, int pits, const std::string& capture, const std::string& end,
+             const std::string& remainder) {
             return api::Position::parse(text, {pits, capture, end, remainder});
           },
           py::arg("text"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = "standard",
@@ -194,8 +199,8 @@ void bind_position(py::module_& m) {
            })
       .def(py::self == py::self)
       .def("__hash__", [](const api::Position& p) {
-        return py::hash(py::make_tuple(p.absolute(), p.rules().capture, p.rules().end,
-                                       p.rules().remainder));
+        return py::hash(
+            py::make_tuple(p.absolute(), p.rules().capture, p.rules().end, p.rules().remainder));
       });
 }
 
@@ -203,15 +208,18 @@ void bind_functions(py::module_& m) {
   m.def(
       "solve",
       [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
-         const py::object& db, int threads, bool value_only,
-         const std::optional<double>& timeout, bool pie, const py::object& progress) {
+         const py::object& db, int threads, bool value_only, const std::optional<double>& timeout,
+         bool pie, const py::object& progress) {
         const api::Database* given = given_database(db);
-        const api::Rules r =
-            rules(pits ? pits : given ? 0 : 6, capture, end, remainder, rules_of(given));
+        const api::Rules r = rules(pits    ? pits
+                                   : given ? 0
+                                           : 6,
+                                   capture, end, remainder, rules_of(given));
         const api::Database* d = given ? given : database(db, r);
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
-              return api::solve(r, seeds, d, stop, options(threads, value_only, timeout, pie, sink));
+              return api::solve(r, seeds, d, stop,
+                                options(threads, value_only, timeout, pie, sink));
             },
             progress);
       },
@@ -232,8 +240,7 @@ void bind_functions(py::module_& m) {
             rules(pits, capture, end, remainder, p ? std::optional(p->rules()) : rules_of(given));
         const std::string t = text(position);
         // The default database is of the position's pit count.
-        const api::Database* d =
-            given ? given : database(db, api::Position::parse(t, r).rules());
+        const api::Database* d = given ? given : database(db, api::Position::parse(t, r).rules());
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
               return api::analyse(r, t, d, stop, options(threads, value_only, timeout, pie, sink));
@@ -253,8 +260,10 @@ void bind_fair(py::module_& m) {
          const Rule& remainder, const py::object& db, int threads, bool exact,
          const std::optional<double>& timeout, const py::object& progress) {
         const api::Database* given = given_database(db);
-        const api::Rules r =
-            rules(pits ? pits : given ? 0 : 6, capture, end, remainder, rules_of(given));
+        const api::Rules r = rules(pits    ? pits
+                                   : given ? 0
+                                           : 6,
+                                   capture, end, remainder, rules_of(given));
         const api::Database* d = given ? given : database(db, r);
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
@@ -265,9 +274,8 @@ void bind_fair(py::module_& m) {
       },
       py::kw_only(), py::arg("pits") = 0, py::arg("seeds"), py::arg("moved") = 2,
       py::arg("capture") = py::none(), py::arg("end") = py::none(),
-      py::arg("remainder") = py::none(), py::arg("db") = py::str("default"),
-      py::arg("threads") = 0, py::arg("exact") = false, py::arg("timeout") = py::none(),
-      py::arg("progress") = py::none());
+      py::arg("remainder") = py::none(), py::arg("db") = py::str("default"), py::arg("threads") = 0,
+      py::arg("exact") = false, py::arg("timeout") = py::none(), py::arg("progress") = py::none());
 }
 
 void bind_database(py::module_& m) {
@@ -292,8 +300,8 @@ void bind_database(py::module_& m) {
           "Its rule variant: {'capture': ..., 'end': ..., 'remainder': ...}.")
       .def(
           "analyse",
-          [](const api::Database& db, const AnyPosition& position, int threads,
-             bool value_only, const std::optional<double>& timeout, const py::object& progress) {
+          [](const api::Database& db, const AnyPosition& position, int threads, bool value_only,
+             const std::optional<double>& timeout, const py::object& progress) {
             const std::string t = text(position);
             return interruptible(
                 [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
@@ -301,9 +309,8 @@ void bind_database(py::module_& m) {
                 },
                 progress);
           },
-          py::arg("position"), py::kw_only(), py::arg("threads") = 0,
-          py::arg("value_only") = false, py::arg("timeout") = py::none(),
-          py::arg("progress") = py::none(),
+          py::arg("position"), py::kw_only(), py::arg("threads") = 0, py::arg("value_only") = false,
+          py::arg("timeout") = py::none(), py::arg("progress") = py::none(),
           "analyse() with this database (its rules): every move's value and a best line.");
   py::object database = m.attr("Database");
   database.attr("probe") = py::reinterpret_steal<py::object>(

@@ -32,8 +32,8 @@ inline py::object as_dict(const api::Analysis& a) {
 using ProgressSink = std::function<void(const api::Progress&)>;
 
 // None is no limit (the library checks the rest, with the C++ API's one message).
-api::Options options(int threads, bool value_only, const std::optional<double>& timeout,
-                     bool pie, ProgressSink progress) {
+api::Options options(int threads, bool value_only, const std::optional<double>& timeout, bool pie,
+                     ProgressSink progress) {
   return {threads, value_only, timeout.value_or(0), pie, std::move(progress)};
 }
 
@@ -100,8 +100,10 @@ inline const api::Database* given_database(const py::object& db) {
   try {
     return db.cast<const api::Database*>();
   } catch (const py::cast_error&) {
-    throw py::type_error("db must be a Database, a directory (str or os.PathLike), 'default' or "
-                         "None, not " + std::string(py::str(db.get_type().attr("__name__"))));
+    throw py::type_error(
+        "db must be a Database, a directory (str or os.PathLike), 'default' or "
+        "None, not " +
+        std::string(py::str(db.get_type().attr("__name__"))));
   }
 }
 
@@ -117,8 +119,8 @@ inline const api::Database* database(const py::object& db, const api::Rules& rul
   const std::string dir = by_default ? api::default_directory() : path;
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<api::Database>> opened;
-  const std::string key = dir + '\n' + std::to_string(rules.pits) + rules.capture + rules.end +
-                          rules.remainder;
+  const std::string key =
+      dir + '\n' + std::to_string(rules.pits) + rules.capture + rules.end + rules.remainder;
   py::gil_scoped_release release;  // opening may write decoded copies for seconds
   std::lock_guard lock(mutex);
   if (const auto it = opened.find(key); it != opened.end()) return it->second.get();

@@ -70,9 +70,7 @@ class Review(BoardCase):
         # Kalah(6,4), empty capture: one of FairKalah's starts at random (tools/fair_starts.json).
         self.open(urllib.parse.urlencode({"position": START, "capture": "empty"}))
         Select(self.browser.find_element(By.ID, "pits")).select_by_value("6")
-        seeds = self.browser.find_element(By.ID, "seeds")
-        seeds.clear()
-        seeds.send_keys("4", Keys.TAB)
+        self.script("document.getElementById('seeds').value = 4; newGame()")
         with urllib.request.urlopen(f"{self.url}fair_starts.json", timeout=10) as r:
             tables = json.load(r)["tables"]
         table = [t for t in tables if (t["pits"], t["seeds"], t["capture"]) == (6, 4, "empty")][0]

@@ -4,16 +4,17 @@
 // Kalah(4,1), a sample of Kalah(4,2) under both capture rules (the oracle is too slow for more
 // in the default suite); exactly and by the sign tests alone. Checkpoints: a run stopped midway
 // and resumed from its log settles the same, and a line forged without the key is ignored.
+#include "api/fair.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "api/fair.h"
 #include "api/fair_checkpoint.h"
 #include "oracle.h"
-#include "test_util.h"
 #include "solver/notation.h"
+#include "test_util.h"
 
 namespace kalah {
 namespace {

@@ -15,9 +15,9 @@
 #include "api/fair_checkpoint.h"
 #include "db/file_names.h"
 #include "solver/notation.h"
-#include "store/checkpoint.h"
 #include "solver/threads.h"
 #include "solver/units.h"
+#include "store/checkpoint.h"
 #include "tools/cli.h"
 #include "tools/game_options.h"
 #include "tools/interrupt.h"
@@ -44,7 +44,8 @@ constexpr CommandHelp kHelp = {
     "position reachable from the start by moving 1..K seeds (default 2) one at a time, from a pit\n"
     "of either row to any other pit or either store, South (the first player) to move; the fair\n"
     "ones are those whose value is exactly 0: perfect players draw. Each candidate takes one or\n"
-    "two null-window searches (\"does South win?\", then \"does North?\"), all on one table shared\n"
+    "two null-window searches (\"does South win?\", then \"does North?\"), all on one table "
+    "shared\n"
     "by the threads; --exact finds every candidate's value instead (several times slower).\n"
     "On a terminal it shows its progress in place (--progress: a line a second on stderr);\n"
     "Ctrl-C prints what is known. Kalah(6,4) has 6,396 candidates within two seeds.",
@@ -62,15 +63,17 @@ void print(const FairOptions& o, const Game& game, const std::vector<FairCandida
     if (!o.certificates.empty()) {
       std::vector<JsonObject> files;
       for (const Certified& x : certified)
-        files.push_back(JsonObject().add("file", x.file).add("bytes", x.bytes).add("positions", x.positions));
+        files.push_back(
+            JsonObject().add("file", x.file).add("bytes", x.bytes).add("positions", x.positions));
       out.add("certificates", files);
     }
     std::cout << out.add("seconds", seconds).str() << std::endl;
     return;
   }
   const FairSummary sum = summarize(c, m, o.exact);
-  std::printf("fair starts of %s within %d seed%s moved (%s): %zu of %zu candidates", game.title.c_str(),
-              o.moved, o.moved == 1 ? "" : "s", describe(game.rules).c_str(), sum.fair.size(), c.size());
+  std::printf("fair starts of %s within %d seed%s moved (%s): %zu of %zu candidates",
+              game.title.c_str(), o.moved, o.moved == 1 ? "" : "s", describe(game.rules).c_str(),
+              sum.fair.size(), c.size());
   if (sum.settled < c.size()) std::printf(" (stopped: %zu settled)", sum.settled);
   std::printf("\n");
   for (const FairCandidate& x : c)
@@ -83,9 +86,11 @@ void print(const FairOptions& o, const Game& game, const std::vector<FairCandida
   if (!certified.empty()) {
     uint64_t bytes = 0, positions = 0;
     for (const Certified& x : certified) bytes += x.bytes, positions += x.positions;
-    std::printf("%zu certificates in %s: %s, %s positions (check: tools/check_certificate.py FILE "
-                "--db DIR)\n", certified.size(), o.certificates.c_str(), human_bytes(static_cast<double>(bytes)).c_str(),
-                std::to_string(positions).c_str());
+    std::printf(
+        "%zu certificates in %s: %s, %s positions (check: tools/check_certificate.py FILE "
+        "--db DIR)\n",
+        certified.size(), o.certificates.c_str(), human_bytes(static_cast<double>(bytes)).c_str(),
+        std::to_string(positions).c_str());
   }
   std::printf("%.1f s\n", seconds);
 }
@@ -113,6 +118,44 @@ std::vector<Certified> certify_fair(const std::string& dir, const Game& game,
   return out;
 }
 
+// Told of each candidate settled: keeps it in the log, shows the terminal's line and, with
+// --progress, a line a second on stderr (JSON with --json).
+class FairProgress {
+ public:
+  FairProgress(const FairOptions& o, const std::vector<FairCandidate>& c, FairCheckpoint* log)
+      : o_(o), c_(c), log_(log) {
+    for (const FairCandidate& x : c) done_ += settled(x, o.exact), fair_ += x.fair();
+  }
+  void operator()(size_t i) {
+    if (log_) log_->record(c_[i]);
+    ++done_;
+    fair_ += c_[i].fair();
+    char text[160];
+    std::snprintf(text, sizeof text, "[%zu/%zu] candidates settled, %zu fair, %.1f s", done_,
+                  c_.size(), fair_, seconds_since(t0_));
+    line_.show(text);
+    if (!o_.progress || std::chrono::steady_clock::now() - last_ < std::chrono::seconds(1)) return;
+    last_ = std::chrono::steady_clock::now();
+    if (!o_.json) {
+      std::cerr << "fair: " << text << "\n";
+      return;
+    }
+    JsonObject p;
+    p.add("command", "fair").add("settled", done_).add("candidates", c_.size());
+    std::cerr << p.add("fair", fair_).add("seconds", seconds_since(t0_)).str() << "\n";
+  }
+  void clear() { line_.clear(); }
+
+ private:
+  const FairOptions& o_;
+  const std::vector<FairCandidate>& c_;
+  FairCheckpoint* log_;
+  size_t done_ = 0, fair_ = 0;
+  ProgressLine line_;
+  const std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = t0_;
+};
+
 }  // namespace
 
 int cmd_fair(const std::vector<std::string>& args, bool check_only) {
@@ -137,7 +180,8 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
   if (!o.game.position.empty() || !o.game.moves.empty())
-    throw UsageError("kalah fair starts from the start of Kalah(M,N): give --seeds, not a position or moves");
+    throw UsageError(
+        "kalah fair starts from the start of Kalah(M,N): give --seeds, not a position or moves");
   if (o.game.seeds < 0) throw UsageError("give --seeds N: the start the seeds are moved from");
   check_range("--moved", o.moved, 1, 3);
   check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
@@ -150,9 +194,11 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   std::vector<FairCandidate> candidates = fair_candidates(game.rules.pits, seeds, o.moved);
   std::unique_ptr<FairCheckpoint> log;
   if (!o.checkpoint.empty()) {
-    log = std::make_unique<FairCheckpoint>(o.checkpoint, game.rules, seeds, o.moved, candidates,
-                                           [](const std::string& line) { std::cerr << line << "\n"; });
-    if (log->resumed()) std::cerr << log->path() << ": resumed " << log->resumed() << " candidates\n";
+    log = std::make_unique<FairCheckpoint>(
+        o.checkpoint, game.rules, seeds, o.moved, candidates,
+        [](const std::string& line) { std::cerr << line << "\n"; });
+    if (log->resumed())
+      std::cerr << log->path() << ": resumed " << log->resumed() << " candidates\n";
   }
   FairSearch s;
   s.rules = game.rules;
@@ -161,35 +207,19 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   s.table_bytes = static_cast<size_t>(o.table_mb) << 20;
   s.stop = &stop_on_interrupt();
   s.exact = o.exact;
-  size_t done = 0, fair = 0;
-  for (const FairCandidate& c : candidates) done += settled(c, o.exact), fair += c.fair();
-  ProgressLine line;
-  auto last_line = t0;
-  s.settled = [&](size_t i) {
-    if (log) log->record(candidates[i]);
-    ++done;
-    fair += candidates[i].fair();
-    char text[160];
-    std::snprintf(text, sizeof text, "[%zu/%zu] candidates settled, %zu fair, %.1f s", done,
-                  candidates.size(), fair, seconds_since(t0));
-    line.show(text);
-    if (!o.progress || std::chrono::steady_clock::now() - last_line < std::chrono::seconds(1)) return;
-    last_line = std::chrono::steady_clock::now();
-    if (!o.json) {
-      std::cerr << "fair: " << text << "\n";
-      return;
-    }
-    JsonObject p;
-    p.add("command", "fair").add("settled", done).add("candidates", candidates.size());
-    std::cerr << p.add("fair", fair).add("seconds", seconds_since(t0)).str() << "\n";
-  };
-  const size_t settled_count = settle_candidates(s, candidates);
-  line.clear();
+  FairProgress progress(o, candidates, log.get());
+  s.settled = [&](size_t i) { progress(i); };
+  bool complete = settle_candidates(s, candidates) == candidates.size();
+  progress.clear();
   std::vector<Certified> certified;
-  if (!o.certificates.empty() && settled_count == candidates.size())
-    certified = certify_fair(o.certificates, game, candidates, tables.db.get());
+  if (!o.certificates.empty() && complete) try {
+      certified = certify_fair(o.certificates, game, candidates, tables.db.get());
+    } catch (const SearchInterrupted&) {
+      std::cerr << "kalah fair: stopped while writing the certificates (those written are kept)\n";
+      complete = false;
+    }
   print(o, game, candidates, certified, seconds_since(t0));
-  return settled_count == candidates.size() ? kExitOk : kExitInterrupted;
+  return complete ? kExitOk : kExitInterrupted;
 }
 
 }  // namespace kalah

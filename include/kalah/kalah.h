@@ -64,10 +64,10 @@ struct Rules {
 
 // How far a search has come (Options::progress).
 struct Progress {
-  double seconds = 0;          // since the call began
-  uint64_t nodes = 0;          // searched so far
-  int lower = 0, upper = 0;    // proven on the final margin for the player to move
-  int done = 0, total = 0;     // a full analysis: moves valued exactly, of all (fair(): candidates)
+  double seconds = 0;        // since the call began
+  uint64_t nodes = 0;        // searched so far
+  int lower = 0, upper = 0;  // proven on the final margin for the player to move
+  int done = 0, total = 0;   // a full analysis: moves valued exactly, of all (fair(): candidates)
   std::optional<int> estimate;  // the heuristic's estimate of the final margin, within the bounds
   int estimate_depth = 0;       // the plies it looked ahead
   std::string json;             // this report as one line of JSON (docs/json.md, "progress")
