@@ -12,6 +12,7 @@
 #include <atomic>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "calls.h"
@@ -204,18 +205,24 @@ void bind_position(py::module_& m) {
       });
 }
 
+// The rules and the database of a game's start: the rules given, else the database's, else 6
+// pits and the command line's rules.
+std::pair<api::Rules, const api::Database*> start_rules(int pits, const Rule& capture,
+                                                        const Rule& end, const Rule& remainder,
+                                                        const py::object& db) {
+  const api::Database* given = given_database(db);
+  const int m = pits == 0 && given == nullptr ? 6 : pits;  // 0: the database's
+  const api::Rules r = rules(m, capture, end, remainder, rules_of(given));
+  return {r, given != nullptr ? given : database(db, r)};
+}
+
 void bind_functions(py::module_& m) {
   m.def(
       "solve",
       [](int pits, int seeds, const Rule& capture, const Rule& end, const Rule& remainder,
          const py::object& db, int threads, bool value_only, const std::optional<double>& timeout,
          bool pie, const py::object& progress) {
-        const api::Database* given = given_database(db);
-        const api::Rules r = rules(pits    ? pits
-                                   : given ? 0
-                                           : 6,
-                                   capture, end, remainder, rules_of(given));
-        const api::Database* d = given ? given : database(db, r);
+        const auto [r, d] = start_rules(pits, capture, end, remainder, db);
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
               return api::solve(r, seeds, d, stop,
@@ -259,12 +266,7 @@ void bind_fair(py::module_& m) {
       [](int pits, int seeds, int moved, const Rule& capture, const Rule& end,
          const Rule& remainder, const py::object& db, int threads, bool exact,
          const std::optional<double>& timeout, const py::object& progress) {
-        const api::Database* given = given_database(db);
-        const api::Rules r = rules(pits    ? pits
-                                   : given ? 0
-                                           : 6,
-                                   capture, end, remainder, rules_of(given));
-        const api::Database* d = given ? given : database(db, r);
+        const auto [r, d] = start_rules(pits, capture, end, remainder, db);
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
               return api::fair(r, seeds, d, stop, moved, exact,
