@@ -10,7 +10,8 @@ Each game's record goes to RESULTS/fair-M-N-CAPTURE.json (RESULTS: $KALAH_RESULT
 docs/results/); a game whose record exists is not run again (delete it to redo it). Databases
 are built (or reused) under $KALAH_DB (default ~/.cache/kalah/db), one directory per pits,
 capture and top layer, as scripts/new_results.py does. Certificates go to $KALAH_CERTS (default
-/tmp/kalah-fair-certificates); those of 1 MB or less are copied beside the records.
+/tmp/kalah-fair-certificates); a game's that come to 1 MB or less are kept in
+RESULTS/fair-M-N-CAPTURE.tar.
 """
 import glob
 import json
@@ -19,6 +20,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,18 +117,20 @@ def layers(m, capture, top, fewer):
 
 def certify(answer, d, keep):
     """Checks every certificate in one run of the checker (the layers read once): how many it
-    proved worth a final margin of 0, and their bytes. Those up to 1 MB are copied to `keep`."""
+    proved worth a final margin of 0, and their bytes. When they come to 1 MB or less they are
+    kept in the tar file `keep` (bigger sets are left out, as the other results' certificates)."""
     files = [c["file"] for c in answer.get("certificates", [])]
     if not files:
         return 0, []
     check = subprocess.run([sys.executable, CHECKER, *files] + (["--db", d] if d else []),
                            stdout=subprocess.PIPE, text=True)
     proven = check.stdout.count(": final margin +0 for the player to move")
-    os.makedirs(keep, exist_ok=True)
-    for c in answer["certificates"]:
-        if c["bytes"] <= 1 << 20:
-            shutil.copy(c["file"], keep)
-    return proven if check.returncode == 0 else 0, [c["bytes"] for c in answer["certificates"]]
+    sizes = [c["bytes"] for c in answer["certificates"]]
+    if sum(sizes) <= 1 << 20:
+        with tarfile.open(keep, "w") as tar:
+            for f in files:
+                tar.add(f, arcname=os.path.basename(f))
+    return proven if check.returncode == 0 else 0, sizes
 
 
 def record(m, n, moved, top, capture):
@@ -145,7 +149,7 @@ def record(m, n, moved, top, capture):
         exact = fair(m, n, moved, capture, where, "--exact")
         closest = min((int(v) for v in exact["values"]), key=abs)
     start = time.time()
-    accepted, sizes = certify(answer, d, os.path.join(RESULTS, "fair", f"{m}-{n}-{capture}"))
+    accepted, sizes = certify(answer, d, os.path.join(RESULTS, f"fair-{m}-{n}-{capture}.tar"))
     r = {"game": [m, n, capture], "moved": moved, "database": top,
          "build_seconds": round(built[1], 1) if built else 0, "answer": answer,
          "closest": closest, "certificates_accepted": accepted,
