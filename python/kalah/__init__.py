@@ -229,7 +229,7 @@ def fair(*, seeds: int, pits: int = 0, moved: int = 2, capture: _Optional[Captur
 
     Every position within ``moved`` (1..3) seeds moved from the start, one at a time from a pit
     to any other pit or either store, South to move, is settled as worth 0 (fair: perfect
-    players draw), less or more; ``exact=True`` finds each one's value (several times slower).
+    players draw), less or more; ``exact=True`` finds each one's value (about 9 times slower).
     The rules and ``db`` as for solve(); a bigger database pays (docs/results.md). timeout:
     seconds, after which the answer holds the candidates settled so far. progress: called with a
     dict (``settled``, ``candidates``, ``seconds``) as candidates are settled.
