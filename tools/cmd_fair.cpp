@@ -52,6 +52,8 @@ constexpr CommandHelp kHelp = {
     "  kalah fair --pits 4 --seeds 3                      Kalah(4,3), standard capture\n"
     "  kalah fair --seeds 4 --capture empty --moved 1     FairKalah's one-seed table\n"
     "  kalah fair --seeds 4 --checkpoint ck               resumable: run it again after a stop\n"
+    "  kalah fair --seeds 4 --db big                      over a 28-seed database (kalah build\n"
+    "                                                     --db big --max-seeds 28): 1-2 min\n"
     "  kalah fair --pits 4 --seeds 3 --exact --json       every value, one JSON object\n"
     "  kalah fair --pits 4 --seeds 3 --certificates c     with a proof of each fair start\n"};
 
