@@ -23,12 +23,8 @@ import sys
 import tarfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KALAH = os.environ.get("KALAH_EXE", os.path.join(ROOT, "build", "tools", "kalah"))
-CHECKER = os.path.join(ROOT, "tools", "check_certificate.py")
-DB = os.environ.get("KALAH_DB") or os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kalah", "db")
-RESULTS = os.environ.get("KALAH_RESULTS", os.path.join(ROOT, "docs", "results"))
+from new_results import CHECKER, DB, KALAH, RESULTS, ROOT, database, run
+
 CERTS = os.environ.get("KALAH_CERTS", "/tmp/kalah-fair-certificates")
 SAMPLE = 200  # candidates settled again a second way, per game
 
@@ -38,20 +34,6 @@ GAMES = [
     (6, 4, 2, 28), (4, 3, 2, 28), (4, 4, 2, 28), (4, 5, 2, 28), (4, 6, 2, 28), (6, 3, 2, 28),
     (5, 3, 2, 28), (5, 4, 2, 28), (5, 5, 1, 28), (5, 6, 1, 28), (7, 3, 1, 22), (6, 5, 1, 28),
 ]
-
-
-def run(args):
-    print("+", " ".join(args), flush=True)
-    return subprocess.run(args, check=True, stdout=subprocess.PIPE, text=True).stdout
-
-
-def database(m, capture, top):
-    if top == 0:
-        return None
-    d = os.path.join(DB, f"m{m}-{capture}-s{top}")
-    start = time.time()
-    run([KALAH, "build", "--db", d, "--pits", str(m), "--max-seeds", str(top), "--capture", capture])
-    return d, time.time() - start
 
 
 def fair(m, n, moved, capture, where, *extra):
@@ -138,8 +120,9 @@ def record(m, n, moved, top, capture):
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
-    built = database(m, capture, top)
-    d = built[0] if built else None
+    start = time.time()
+    d = database(m, capture, top)
+    built = time.time() - start
     where = ["--db", d] if d else ["--no-db"]
     certs = os.path.join(CERTS, f"{m}-{n}-{capture}")
     shutil.rmtree(certs, ignore_errors=True)
@@ -151,7 +134,7 @@ def record(m, n, moved, top, capture):
     start = time.time()
     accepted, sizes = certify(answer, d, os.path.join(RESULTS, f"fair-{m}-{n}-{capture}.tar"))
     r = {"game": [m, n, capture], "moved": moved, "database": top,
-         "build_seconds": round(built[1], 1) if built else 0, "answer": answer,
+         "build_seconds": round(built, 1), "answer": answer,
          "closest": closest, "certificates_accepted": accepted,
          "certificate_bytes": sum(sizes), "check_seconds": round(time.time() - start, 1)}
     start = time.time()
