@@ -10,8 +10,8 @@ Each game's record goes to RESULTS/fair-M-N-CAPTURE.json (RESULTS: $KALAH_RESULT
 docs/results/); a game whose record exists is not run again (delete it to redo it). Databases
 are built (or reused) under $KALAH_DB (default ~/.cache/kalah/db), one directory per pits,
 capture and top layer, as scripts/new_results.py does. Certificates go to $KALAH_CERTS (default
-/tmp/kalah-fair-certificates); a game's that come to 1 MB or less are kept in
-RESULTS/fair-M-N-CAPTURE.tar.
+/tmp/kalah-fair-certificates); a game's are kept in RESULTS/fair-M-N-CAPTURE.tar.xz when that
+archive comes to 1 MB or less.
 """
 import glob
 import json
@@ -78,8 +78,8 @@ def second_way(m, n, moved, capture, top, answer):
     fair_set, below = set(answer["fair"]), set(answer["below"])
     disagree = 0
     for p in sample:
-        v = json.loads(run([KALAH, "solve", p, "--pits", str(m), "--capture", capture,
-                            "--value-only", "--threads", "1", "--no-store", "--json"] + where))["value"]
+        v = json.loads(run([KALAH, "solve", p, "--pits", str(m), "--capture", capture, "--value-only",
+                            "--threads", "1", "--no-store", "--json"] + where))["value"]
         expected = 0 if p in fair_set else -1 if p in below else 1
         disagree += (v > 0) - (v < 0) != expected
     return disagree, len(sample), how + ", one thread, kalah solve --value-only"
@@ -99,20 +99,26 @@ def layers(m, capture, top, fewer):
 
 def certify(answer, d, keep):
     """Checks every certificate in one run of the checker (the layers read once): how many it
-    proved worth a final margin of 0, and their bytes. When they come to 1 MB or less they are
-    kept in the tar file `keep` (bigger sets are left out, as the other results' certificates)."""
+    proved worth a final margin of 0, and their bytes; they are archived in `keep`."""
     files = [c["file"] for c in answer.get("certificates", [])]
     if not files:
         return 0, []
     check = subprocess.run([sys.executable, CHECKER, *files] + (["--db", d] if d else []),
                            stdout=subprocess.PIPE, text=True)
     proven = check.stdout.count(": final margin +0 for the player to move")
-    sizes = [c["bytes"] for c in answer["certificates"]]
-    if sum(sizes) <= 1 << 20:
-        with tarfile.open(keep, "w") as tar:
-            for f in files:
-                tar.add(f, arcname=os.path.basename(f))
-    return proven if check.returncode == 0 else 0, sizes
+    archive(files, keep)
+    return proven if check.returncode == 0 else 0, [c["bytes"] for c in answer["certificates"]]
+
+
+def archive(files, keep):
+    """The certificates as the xz-compressed tar file `keep`, kept when it comes to 1 MB or less
+    (small games' certificates repeat the same records and shrink many times over; Kalah(6,4)'s
+    hardly: 5.4 and 10 MB, left out as the other results' big certificates)."""
+    with tarfile.open(keep, "w:xz") as tar:
+        for f in sorted(files):
+            tar.add(f, arcname=os.path.basename(f))
+    if os.path.getsize(keep) > 1 << 20:
+        os.remove(keep)
 
 
 def record(m, n, moved, top, capture):
@@ -132,7 +138,7 @@ def record(m, n, moved, top, capture):
         exact = fair(m, n, moved, capture, where, "--exact")
         closest = min((int(v) for v in exact["values"]), key=abs)
     start = time.time()
-    accepted, sizes = certify(answer, d, os.path.join(RESULTS, f"fair-{m}-{n}-{capture}.tar"))
+    accepted, sizes = certify(answer, d, os.path.join(RESULTS, f"fair-{m}-{n}-{capture}.tar.xz"))
     r = {"game": [m, n, capture], "moved": moved, "database": top,
          "build_seconds": round(built, 1), "answer": answer,
          "closest": closest, "certificates_accepted": accepted,
