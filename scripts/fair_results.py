@@ -78,8 +78,9 @@ def second_way(m, n, moved, capture, top, answer):
     fair_set, below = set(answer["fair"]), set(answer["below"])
     disagree = 0
     for p in sample:
-        v = json.loads(run([KALAH, "solve", p, "--pits", str(m), "--capture", capture, "--value-only",
-                            "--threads", "1", "--no-store", "--json"] + where))["value"]
+        args = [KALAH, "solve", p, "--pits", str(m), "--capture", capture, "--value-only",
+                "--threads", "1", "--no-store", "--json"] + where
+        v = json.loads(run(args))["value"]
         expected = 0 if p in fair_set else -1 if p in below else 1
         disagree += (v > 0) - (v < 0) != expected
     return disagree, len(sample), how + ", one thread, kalah solve --value-only"
