@@ -29,7 +29,7 @@ CERTS = os.environ.get("KALAH_CERTS", "/tmp/kalah-fair-certificates")
 SAMPLE = 200  # candidates settled again a second way, per game
 
 # m, n, seeds moved (K), the database's top layer (0: none). Both capture rules each. Kalah(7,3)
-# and Kalah(5,5), (5,6), (6,5) with one seed moved: two would take hours each here (README).
+# and Kalah(5,5), (5,6), (6,5) with one seed moved: two would take hours each (docs/results.md).
 GAMES = [
     (6, 4, 2, 28), (4, 3, 2, 28), (4, 4, 2, 28), (4, 5, 2, 28), (4, 6, 2, 28), (6, 3, 2, 28),
     (5, 3, 2, 28), (5, 4, 2, 28), (5, 5, 1, 28), (5, 6, 1, 28), (7, 3, 1, 22), (6, 5, 1, 28),
