@@ -3,8 +3,9 @@
 # standard capture, 6,396 candidates each, two seeds moved) on this machine, the database they
 # use built first on top of the default one, each step timed.
 #
-#   bash scripts/bench/fair.sh        a database of 28 seeds (about 10 minutes in all on 2 cores)
-#   bash scripts/bench/fair.sh 22     the default database as it is (no build; about 15 minutes)
+#   bash scripts/bench/fair.sh        a database of 28 seeds (8.3 minutes in all on 2 cores)
+#   bash scripts/bench/fair.sh 22     the default database as it is (no build: empty capture 4.5
+#                                     minutes, standard far longer, 0.8 s a candidate at first)
 #
 # The default database (22 seeds, both capture rules) must exist: `kalah solve --seeds 4` builds
 # it. Its layer files are copied to a scratch directory, so it is never changed.
