@@ -273,8 +273,7 @@ std::string fair(const Rules& rules, int seeds, const Database* db, const std::a
   watch_stop(stop, o.timeout, halt, watch);
   s.stop = &halt;
   const auto t0 = std::chrono::steady_clock::now();
-  size_t done = 0;
-  for (const FairCandidate& c : candidates) done += settled(c, exact);
+  size_t done = summarize(candidates, r.pits, exact).settled;  // by their bounds alone
   if (o.progress)
     s.settled = [&](size_t) {
       Progress p;

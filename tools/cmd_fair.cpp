@@ -124,9 +124,12 @@ std::vector<Certified> certify_fair(const std::string& dir, const Game& game,
 // --progress, a line a second on stderr (JSON with --json).
 class FairProgress {
  public:
-  FairProgress(const FairOptions& o, const std::vector<FairCandidate>& c, FairCheckpoint* log)
+  FairProgress(const FairOptions& o, int pits, const std::vector<FairCandidate>& c,
+               FairCheckpoint* log)
       : o_(o), c_(c), log_(log) {
-    for (const FairCandidate& x : c) done_ += settled(x, o.exact), fair_ += x.fair();
+    const FairSummary resumed = summarize(c, pits, o.exact);  // a checkpoint's
+    done_ = resumed.settled;
+    fair_ = resumed.fair.size();
   }
   void operator()(size_t i) {
     if (log_) log_->record(c_[i]);
@@ -209,7 +212,7 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   s.table_bytes = static_cast<size_t>(o.table_mb) << 20;
   s.stop = &stop_on_interrupt();
   s.exact = o.exact;
-  FairProgress progress(o, candidates, log.get());
+  FairProgress progress(o, game.rules.pits, candidates, log.get());
   s.settled = [&](size_t i) { progress(i); };
   bool complete = settle_candidates(s, candidates) == candidates.size();
   progress.clear();
