@@ -35,11 +35,34 @@ JsonObject position_json(const std::string& command, const Rules& rules, const P
       .add("to_move", side_name(p.mover));
 }
 
+JsonObject rule_choices_json() {
+  return JsonObject()
+      .add("capture", std::vector<std::string>{to_string(Capture::kStandard),
+                                               to_string(Capture::kEmpty)})
+      .add("end", std::vector<std::string>{to_string(End::kImmediate), to_string(End::kOnTurn)})
+      .add("remainder", std::vector<std::string>{to_string(Remainder::kOwner),
+                                                 to_string(Remainder::kDiscard)});
+}
+
+std::string final_absolute(const Rules& rules, const Position& p) {
+  Position end = p;
+  const int m = rules.pits;
+  if (rules.remainder == Remainder::kOwner) {
+    end.mover_store += row_seeds(p.board, 0, m);
+    end.opponent_store += row_seeds(p.board, m, m);
+  }
+  end.board = Board{};
+  return format_absolute(end, m);
+}
+
 JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p) {
   JsonObject out = position_json(command, rules, p);
   if (is_terminal(rules, p.board)) {
     const int value = final_margin(p, terminal_value(rules, p.board));
-    return out.add("finished", true).add("value", value).add("result", result_word(value));
+    return out.add("finished", true)
+        .add("value", value)
+        .add("result", result_word(value))
+        .add("final_absolute", final_absolute(rules, p));
   }
   std::vector<JsonObject> moves;
   for (int pit = 0; pit < rules.pits; ++pit) {

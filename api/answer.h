@@ -23,8 +23,14 @@ JsonObject rules_json(const Rules& rules);
 JsonObject variant_json(const std::string& command, const Rules& rules);
 // answer_json plus position, absolute, pits, rules, to_move.
 JsonObject position_json(const std::string& command, const Rules& rules, const Position& p);
-// The moves of a position, without searching: position_json plus finished, and the final value
-// and result when it is finished, else moves (each pit with extra_turn and the position it
+// The choices of each rule, {"capture": ["standard", "empty"], "end": [...], "remainder": [...]}:
+// what a client offers (the board reads them from /api/v1/info).
+JsonObject rule_choices_json();
+// A finished game's position once the seeds left on the pits are swept by the remainder rule
+// (each row to its owner's store, or out of the game), absolute: what a board shows at the end.
+std::string final_absolute(const Rules& rules, const Position& p);
+// The moves of a position, without searching: position_json plus finished, and the final value,
+// result and final_absolute when it is finished, else moves (each pit with extra_turn and the position it
 // leads to, as the analysis gives them).
 JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p);
 // What a running search has proven (solver/search_run.h): position_json plus running, and when

@@ -5,7 +5,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "api/answer.h"
 #include "solver/notation.h"
 #include "solver/slot_pool.h"
 
@@ -83,23 +82,6 @@ FairSummary summarize(const std::vector<FairCandidate>& candidates, int m, bool 
     if (c.value.upper < 0) out.below.push_back(format_absolute(c.position, m));
   }
   for (const auto& [order, value] : by_value) out.values.push_back(value);
-  return out;
-}
-
-JsonObject fair_json(const Rules& rules, int seeds, int moved, bool exact,
-                     const std::vector<FairCandidate>& candidates) {
-  const FairSummary sum = summarize(candidates, rules.pits, exact);
-  JsonObject counts;
-  for (const auto& [key, count] : sum.values) counts.add(key, count);
-  JsonObject out = variant_json("fair", rules);
-  out.add("seeds", seeds)
-      .add("moved", moved)
-      .add("exact", exact)
-      .add("candidates", candidates.size())
-      .add("settled", sum.settled)
-      .add("fair", sum.fair)
-      .add("below", sum.below)
-      .add("values", counts);
   return out;
 }
 

@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "api/json.h"
 #include "solver/leaf_values.h"
 #include "solver/rules.h"
 #include "solver/stop.h"
@@ -42,9 +41,6 @@ struct FairSummary {
   size_t settled = 0;
 };
 FairSummary summarize(const std::vector<FairCandidate>& candidates, int m, bool exact);
-// `kalah fair --json`'s object (docs/json.md) without `certificates` and `seconds`.
-JsonObject fair_json(const Rules& rules, int seeds, int moved, bool exact,
-                     const std::vector<FairCandidate>& candidates);
 
 // How the candidates are settled.
 struct FairSearch {

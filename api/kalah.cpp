@@ -8,7 +8,7 @@
 #include "api/answer.h"
 #include "api/deadline.h"
 #include "api/facade.h"
-#include "api/fair.h"
+#include "api/fair_query.h"
 #include "api/query.h"
 #include "db/database.h"
 #include "db/file_names.h"
@@ -259,37 +259,30 @@ Analysis solve(const Rules& rules, int seeds, const Database* db, const std::ato
 }
 
 std::string fair(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop,
-                 int moved, bool exact, const Options& o) {
-  const kalah::Rules r = internal_rules(rules);
-  if (db) check_same_rules(db->impl_->db->rules(), r);
-  std::vector<FairCandidate> candidates = fair_candidates(r.pits, seeds, moved);
-  FairSearch s;
-  s.rules = r;
-  s.leaves = db ? db->impl_->db.get() : nullptr;
-  s.threads = thread_count(o.threads);
-  s.exact = exact;
+                 const FairOptions& o) {
+  FairQuery q;
+  q.rules = internal_rules(rules);
+  q.seeds = seeds;
+  q.moved = o.moved;
+  q.exact = o.exact;
+  q.db = db ? db->impl_->db.get() : nullptr;
+  q.threads = thread_count(o.threads);
+  q.checkpoint_dir = o.checkpoint;
+  q.certificate_dir = o.certificates;
   StopFlag halt;
   std::optional<Deadline> watch;
   watch_stop(stop, o.timeout, halt, watch);
-  s.stop = &halt;
-  const auto t0 = std::chrono::steady_clock::now();
-  size_t done = summarize(candidates, r.pits, exact).settled;  // by their bounds alone
+  q.stop = &halt;
   if (o.progress)
-    s.settled = [&](size_t) {
+    q.progress = [&](const FairProgress& now) {
       Progress p;
-      p.seconds = seconds_since(t0);
-      p.done = static_cast<int>(++done);
-      p.total = static_cast<int>(candidates.size());
-      p.json = JsonObject()
-                   .add("command", "fair")
-                   .add("settled", done)
-                   .add("candidates", candidates.size())
-                   .add("seconds", p.seconds)
-                   .str();
+      p.seconds = now.seconds;
+      p.done = static_cast<int>(now.to_certify ? now.certified : now.settled);
+      p.total = static_cast<int>(now.to_certify ? now.to_certify : now.candidates);
+      p.json = progress_json(now).str();
       o.progress(p);
     };
-  rethrowing([&] { return settle_candidates(s, candidates); });
-  return fair_json(r, seeds, moved, exact, candidates).add("seconds", seconds_since(t0)).str();
+  return rethrowing([&] { return outcome_json(run(q)).str(); });
 }
 
 }  // namespace kalah::api

@@ -53,6 +53,7 @@ JsonObject analysis_json(const std::string& command, const Outcome& o) {
                        .add("nodes", o.nodes)
                        .add("probes", o.probes)
                        .add("seconds", o.seconds);
+  if (a.finished) out.add("final_absolute", final_absolute(o.rules, o.position));
   return add_earlier_nodes(out, o.earlier_nodes);
 }
 
@@ -98,6 +99,7 @@ JsonObject move_json(const std::string& command, const Outcome& o) {
     return out.add("finished", true)
         .add("value", c.value)
         .add("result", result_word(c.value))
+        .add("final_absolute", final_absolute(o.rules, o.position))
         .add("seconds", o.seconds);
   }
   const Position next = apply(o.rules, o.position, c.pit);
@@ -105,6 +107,7 @@ JsonObject move_json(const std::string& command, const Outcome& o) {
   if (c.proven) out.add("result", result_word(c.value));
   out.add("source", to_string(c.source));
   if (c.source == Source::kHeuristic) out.add("depth", c.depth);
+  if (c.best) out.add("best", *c.best);
   return out.add("extra_turn", next.mover == o.position.mover)
       .add("next_position", format_relative(next, o.rules.pits))
       .add("next_absolute", format_absolute(next, o.rules.pits))

@@ -90,7 +90,7 @@ Outcome answer(const Query& q, const StopFlag* stop) {
   o.position = q.position;
   const bool value = q.ask == Ask::kAnalysis || q.ask == Ask::kValue;
   if (q.ask == Ask::kMove) {
-    o.move = move_of(q, stop);
+    o.move = q.level && q.level->weaker() ? level_move(q, stop) : move_of(q, stop);
     o.source = o.move->source;
     o.margin = {o.move->value, o.move->value};  // unless proven, the heuristic's estimate
   } else if (!(value && from_tables(q, o))) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/json.h"
+#include "api/levels.h"
 #include "api/move_choice.h"
 #include "api/source.h"
 #include "db/database.h"
@@ -65,6 +66,7 @@ struct Query {
   // proven and why it stopped, never an exception.
   const StopFlag* stop = nullptr;
   std::optional<Clock::time_point> deadline;  // kMove: when the move is due (else at once)
+  const Level* level = nullptr;  // kMove: a weaker level chooses near the best (api/levels.h)
   int threads = 0;                            // 0: those of the caller's oneTBB arena
   size_t table_mb = 0;                        // per root move; 0: table_bytes()'s choice
   // kAnalysis, kValue by search: an estimate at once (api/estimating.h; within 150 ms, or a

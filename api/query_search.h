@@ -12,5 +12,8 @@ void search(const Query& q, const StopFlag* stop, Outcome& o);
 
 // kMove: the move to play by q's deadline.
 MoveChoice move_of(const Query& q, const StopFlag* stop);
+// kMove at a weaker level (api/levels.h): every move's value (or estimate) by q's deadline, then
+// one at random among those within the level's seeds of the best.
+MoveChoice level_move(const Query& q, const StopFlag* stop);
 
 }  // namespace kalah

@@ -269,8 +269,13 @@ void bind_fair(py::module_& m) {
         const auto [r, d] = start_rules(pits, capture, end, remainder, db);
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
-              return api::fair(r, seeds, d, stop, moved, exact,
-                               options(threads, false, timeout, false, sink));
+              api::FairOptions o;
+              o.moved = moved;
+              o.exact = exact;
+              o.threads = threads;
+              o.timeout = timeout.value_or(0);
+              o.progress = sink;
+              return api::fair(r, seeds, d, stop, o);
             },
             progress);
       },

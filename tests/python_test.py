@@ -68,6 +68,12 @@ class Module(unittest.TestCase):
         self.assertTrue(seen, "no progress reported")
         self.assertEqual({r["candidates"] for r in seen}, {answer["candidates"]})
         self.assertEqual([r["settled"] for r in seen], sorted(r["settled"] for r in seen))
+        # The command line's progress lines are the same objects: the same keys.
+        lines = subprocess.run([EXE, "fair", "--pits", "4", "--seeds", "4", "--no-db",
+                                "--threads", "1", "--progress", "--json"], check=True,
+                               capture_output=True, text=True).stderr.splitlines()
+        self.assertTrue(lines, "no progress line from kalah fair --progress --json")
+        self.assertEqual({tuple(json.loads(line)) for line in lines}, {tuple(seen[-1])})
         with self.assertRaisesRegex(ValueError, "seeds moved must be 1..3, got 4"):
             kalah.fair(pits=3, seeds=2, moved=4, db=None)
 

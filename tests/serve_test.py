@@ -155,6 +155,13 @@ class Serve(unittest.TestCase):
                     self.assertEqual((moves["value"], moves["result"]),
                                      (cli["value"], cli["result"]), (rules, pos))
                     self.assertNotIn("moves", moves)
+                    # The board's final position: the pits swept, the stores' difference the value.
+                    *bins, side = moves["final_absolute"].split(",")
+                    bins = list(map(int, bins))
+                    self.assertEqual(bins[:4] + bins[5:9], [0] * 8, moves)
+                    self.assertEqual((bins[4] - bins[9]) * (1 if side == "S" else -1),
+                                     moves["value"], (rules, pos))
+                    self.assertEqual(cli["final_absolute"], moves["final_absolute"])
                 else:
                     self.assertEqual([(m["pit"], m["position"], m["absolute"]) for m in moves["moves"]],
                                      [(m["pit"], m["position"], m["absolute"]) for m in cli["moves"]],
@@ -190,6 +197,32 @@ class Serve(unittest.TestCase):
                               "--seeds", "3", "--db", self.db], check=True, capture_output=True,
                              text=True)
         self.assertEqual(answer["value"], json.loads(cli.stdout)["value"])
+
+    def test_move_takes_a_level_whose_table_info_gives(self):
+        status, info = self.get("api/v1/info")
+        self.assertEqual(status, 200)
+        self.assertEqual(info["rules"], {"capture": ["standard", "empty"],
+                                         "end": ["immediate", "on-turn"],
+                                         "remainder": ["owner", "discard"]})
+        self.assertEqual([(l["name"], l["seconds"], l.get("within")) for l in info["levels"]],
+                         [("perfect", 30, None), ("strong", 5, None), ("quick", 1, None),
+                          ("casual", 1, 3), ("beginner", 1, 8)])
+        pos = POSITIONS[0]  # in the database: every move's value at once
+        status, analysis = self.get("api/v1/analyse", position=pos)
+        values = {m["pit"]: m["value"] for m in analysis["moves"]}
+        for _ in range(5):
+            status, move = self.get("api/v1/move", position=pos, level="beginner")
+            self.assertEqual(status, 200, move)
+            self.assertEqual(move["best"], max(values.values()), move)
+            self.assertEqual(move["value"], values[move["pit"]], move)
+            self.assertGreaterEqual(move["value"], move["best"] - 8, move)
+        status, move = self.get("api/v1/move", position=pos, level="perfect")
+        self.assertEqual((status, move["value"], move["proven"]), (200, analysis["value"], True))
+        self.assertNotIn("best", move)
+        status, bad = self.get("api/v1/move", position=pos, level="god")
+        self.assertEqual(status, 400, bad)
+        self.assertIn("level must be perfect, strong, quick, casual or beginner, got 'god'",
+                      bad["error"])
 
     def test_bad_requests(self):
         for params in [dict(position="1,2,3"), dict(position="1,1/1,1", capture="greedy"),

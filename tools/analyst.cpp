@@ -109,7 +109,8 @@ Query Analyst::query(const Request& r) const {
 Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arrival) const {
   for (const auto& [name, value] : params)
     if (name != "position" && name != "pits" && name != "capture" && name != "end" &&
-        name != "remainder" && name != "budget_ms" && name != "value_only" && name != "search")
+        name != "remainder" && name != "budget_ms" && name != "value_only" && name != "search" &&
+        name != "level")
       throw std::invalid_argument("unknown parameter '" + printable_input(name, 40) + "'");
   const auto get = [&](const char* name, const char* fallback) {
     const auto it = params.find(name);
@@ -128,11 +129,17 @@ Analyst::Request Analyst::prepare(const Params& params, Clock::time_point arriva
   r.position = parsed.position;
   r.value_only = number("value_only", get("value_only", "0"), 0, 1) == 1;
   r.search_id = search_name(params);
+  if (params.count("level")) r.level = &level_named(get("level", ""));
   r.arrival = arrival;
+  const auto level_budget = [&] {
+    return std::min(options_.max_budget, std::chrono::milliseconds(static_cast<int64_t>(
+                                             r.level->seconds * 1000)));
+  };
   r.deadline = arrival + (params.count("budget_ms")
                               ? std::chrono::milliseconds(number("budget_ms", get("budget_ms", ""),
                                                                  1, options_.max_budget.count()))
-                              : options_.budget);
+                          : r.level ? level_budget()
+                                    : options_.budget);
   return r;
 }
 
@@ -240,6 +247,7 @@ std::string Analyst::cancel(const std::string& search_id) {
 std::string Analyst::move(const Request& r) {
   Query q = query(r);
   q.ask = Ask::kMove;
+  q.level = r.level;
   q.table_mb = 0;  // the value search's own (api/query.h)
   const auto answer = [&](const Query& asked) {
     Outcome o = run(asked);

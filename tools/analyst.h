@@ -47,11 +47,12 @@ class Analyst {
     Rules rules;
     Position position;
     bool value_only = false;  // the position's value alone, when it takes a search
+    const Level* level = nullptr;  // move(): the computer's level (api/levels.h)
     std::string search_id;    // the client's name for its search: progress() and cancel() by it
     Clock::time_point arrival, deadline;
   };
-  // The query parameters of /api/v1/analyse (position, pits, capture, end, remainder,
-  // budget_ms, value_only), checked; throws std::invalid_argument (with the command line's
+  // The query parameters of /api/v1/analyse and /api/v1/move (position, pits, capture, end,
+  // remainder, budget_ms, value_only, search, level: its time unless budget_ms), checked; throws std::invalid_argument (with the command line's
   // message).
   Request prepare(const Params& params, Clock::time_point arrival = Clock::now()) const;
   // Whether the answer needs a search (the position is in no open database); cheap.

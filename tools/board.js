@@ -2,10 +2,11 @@
 // played and the page's controls (board_draw.js draws it).
 "use strict";
 const $ = (id) => document.getElementById(id);
-const RULES = { capture: ["standard", "empty"], end: ["immediate", "on-turn"],
-                remainder: ["owner", "discard"] };
 const state = {
-  rules: { capture: "standard", end: "immediate", remainder: "owner" },
+  // /api/v1/info's: the rules' choices ({ capture: [...], end, remainder }, the default first)
+  // and the computer's levels ([{ name, seconds, within }]): the board keeps none of its own.
+  info: null,
+  rules: null,      // { capture, end, remainder } of the game shown
   // The game tree: a node is { position (absolute), played: { pit, south } or null, parent,
   // children }; children[0] continues the main line, the others are variations.
   root: null,
@@ -41,19 +42,15 @@ function start(m, n) {
 function node(position, played, parent) { return { position, played, parent, children: [] }; }
 function current() { return state.node.position; }
 function signed(v) { return v > 0 ? "+" + v : String(v); }
-// The board at the end of a game: the seeds left on each row go to its owner's store, or out
-// of the game (remainder discard).
-function swept(p) {
-  const bins = p.bins.slice(), m = p.m;
-  for (let i = 0; i < m; i++) {
-    if (state.rules.remainder === "owner") { bins[m] += bins[i]; bins[2 * m + 1] += bins[m + 1 + i]; }
-    bins[i] = bins[m + 1 + i] = 0;
-  }
-  return { ...p, bins };
+// A finished game's position with the seeds left on the pits swept by the remainder rule, as
+// the server gives it (final_absolute).
+function finalPosition() {
+  const a = (state.moves && state.moves.finished && state.moves) || state.answer;
+  return parse(a.final_absolute);
 }
-// "game over: South 34, North 14: South wins by 20", from the swept board.
-function gameOver(absolute) {
-  const p = swept(parse(absolute)), south = p.bins[p.m], north = p.bins[2 * p.m + 1];
+// "game over: South 34, North 14: South wins by 20", from the final position.
+function gameOver() {
+  const p = finalPosition(), south = p.bins[p.m], north = p.bins[2 * p.m + 1];
   const score = `game over: South ${south}, North ${north}: `;
   if (south === north) return score + "a draw";
   return score + `${south > north ? "South" : "North"} wins by ${Math.abs(south - north)}`;
@@ -222,12 +219,28 @@ function syncControls() {
   $("pits").value = p.m;
   $("seeds").max = Math.floor(254 / (2 * p.m));
   if (pits.every((s) => s === pits[0]) && !p.bins[p.m] && !p.bins[2 * p.m + 1]) $("seeds").value = pits[0];
-  for (const k in RULES) $(k).value = state.rules[k];
+  for (const k in state.info.rules) $(k).value = state.rules[k];
 }
 
-function init() {
+// The rules' and levels' choices from /api/v1/info, into their menus.
+async function loadInfo() {
+  state.info = await (await fetch("api/v1/info")).json();
+  state.rules = {};
+  for (const k in state.info.rules) {
+    for (const v of state.info.rules[k]) $(k).add(new Option(v, v));
+    state.rules[k] = state.info.rules[k][0];
+  }
+  for (const l of state.info.levels)
+    $("level").add(new Option(`${l.name} (${l.within === undefined ? l.seconds + " s"
+                                             : "within " + l.within + " seeds"})`, l.name));
+  $("level").value = "strong";
+}
+function level(name) { return state.info.levels.find((l) => l.name === name); }
+
+async function init() {
+  await loadInfo();
   for (let m = 1; m <= 8; m++) $("pits").add(new Option(m, m));
-  for (const k in RULES) $(k).onchange = () => { state.rules[k] = $(k).value; show(); showRules(); };
+  for (const k in state.info.rules) $(k).onchange = () => { state.rules[k] = $(k).value; show(); showRules(); };
   $("pits").onchange = $("seeds").onchange = newGame;
   $("new-game").onclick = newGame;
   $("fair-start").onclick = fairStart;

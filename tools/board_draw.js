@@ -16,7 +16,7 @@ function badge(move) {
 }
 function drawBoard() {
   const p = parse(current()), m = p.m, over = finished();
-  const bins = state.sowing ? state.sowing.bins : over ? swept(p).bins : p.bins;
+  const bins = state.sowing ? state.sowing.bins : over ? finalPosition().bins : p.bins;
   const board = $("board");
   board.style.gridTemplateColumns = `minmax(1.6rem, 1.2fr) repeat(${m}, minmax(0, 1fr)) minmax(1.6rem, 1.2fr)`;
   board.innerHTML = "";
@@ -104,7 +104,7 @@ function showAnswer() {
   $("moves").innerHTML = "";
   $("line").innerHTML = "";
   $("source").textContent = "";
-  if (finished()) { $("status").textContent = gameOver(current()); return; }
+  if (finished()) { $("status").textContent = gameOver(); return; }
   if (a && a.error) { $("status").textContent = "error: " + a.error; return; }
   if (!a || a.interrupted) return showSearching();
   $("status").innerHTML = `value <b class="${a.result}">${signed(a.value)}</b> (${a.result})`;

@@ -134,25 +134,6 @@ async function playPits(pits) {
   show();
 }
 
-// The computer's levels: its time, and how far from the best its move may be (a move chosen at
-// random among those within that many seeds of the best, by their values or estimates).
-const LEVELS = { perfect: { ms: 30000 }, strong: { ms: 5000 }, quick: { ms: 1000 },
-                 casual: { ms: 1000, within: 3 }, beginner: { ms: 1000, within: 8 } };
-
-// A weaker level's move: every move's value (or estimate) within the level's time, then one
-// within `within` seeds of the best at random; null if nothing is known of the moves.
-async function levelMove(position, level) {
-  const answer = await (await fetch("api/v1/analyse?" + query({ position, ...state.rules,
-                                                                 budget_ms: level.ms }))).json();
-  const moves = (!answer.interrupted && answer.moves) || (answer.estimate && answer.estimate.moves);
-  if (!moves || !moves.length) return null;
-  const best = Math.max(...moves.map((m) => m.value));
-  const near = moves.filter((m) => m.value >= best - level.within);
-  const pick = near[Math.floor(Math.random() * near.length)];
-  return { pit: pick.pit, why: `within ${level.within} seeds of the best: ` +
-           (pick.value === best ? "the best" : `${best - pick.value} seeds below it`) };
-}
-
 // When the computer has the move at the end of a line: kalah's move (/api/v1/move) at its
 // level. Its pits are locked meanwhile (drawBoard, play) and #thinking says for how long and
 // its best so far.
@@ -160,21 +141,19 @@ async function computerMoves() {
   const side = $("computer").value, position = current();
   if (!computerToMove() || state.editing || state.node.children.length) return;
   if (state.thinking && state.thinking.position === position) return;
-  const levelName = $("level").value, level = LEVELS[levelName];
+  const levelName = $("level").value, chosen = level(levelName);
   state.thinking = { position, since: performance.now(), side };
   showThinking();
   try {
-    let pit, why;
-    const chosen = level.within !== undefined ? await levelMove(position, level) : null;
-    if (chosen) ({ pit, why } = chosen);
-    else {
-      const answer = await (await fetch("api/v1/move?" + query({ position, ...state.rules,
-                                                                  budget_ms: level.ms }))).json();
-      if (answer.error || answer.finished) return;
-      pit = answer.pit;
-      why = answer.proven ? `perfect (${answer.source})`
-                          : `not proven in ${level.ms / 1000} s, the best of a ${answer.depth}-ply search`;
-    }
+    const answer = await (await fetch("api/v1/move?" + query({ position, ...state.rules,
+                                                                level: levelName }))).json();
+    if (answer.error || answer.finished) return;
+    const pit = answer.pit;
+    const why = answer.best !== undefined
+      ? `within ${chosen.within} seeds of the best: ` +
+        (answer.value === answer.best ? "the best" : `${answer.best - answer.value} seeds below it`)
+      : answer.proven ? `perfect (${answer.source})`
+      : `not proven in ${chosen.seconds} s, the best of a ${answer.depth}-ply search`;
     if (position !== current() || state.editing || $("computer").value !== side) return;
     await new Promise((done) => setTimeout(done, 300));  // let the last move be seen
     if (position !== current() || !play(pit, true)) return;
@@ -205,13 +184,14 @@ setInterval(() => { if (state.thinking) showThinking(); }, 100);
 async function load(params, fromUrl = false) {
   const errors = [], shown = (v) => (v.length > 40 ? v.slice(0, 40) + "…" : v);
   const known = ["position", "start", "moves", "lines", "line", "ply", "computer", "level", "flip",
-                 ...Object.keys(RULES)];
+                 ...Object.keys(state.info.rules)];
   for (const k in params)
     if (!known.includes(k)) errors.push(`unknown parameter '${shown(k)}'`);
-  for (const k in RULES) {
+  for (const k in state.info.rules) {
+    const choices = state.info.rules[k];
     if (params[k] === undefined) continue;
-    if (RULES[k].includes(params[k])) state.rules[k] = params[k];
-    else errors.push(`${k}=${shown(params[k])}: ${k} is ${RULES[k].join(" or ")}`);
+    if (choices.includes(params[k])) state.rules[k] = params[k];
+    else errors.push(`${k}=${shown(params[k])}: ${k} is ${choices.join(" or ")}`);
   }
   const option = (k, id, values) => {
     if (params[k] === undefined) return;
@@ -219,7 +199,7 @@ async function load(params, fromUrl = false) {
     else errors.push(`${k}=${shown(params[k])}: ${k} is ${values.join(", ")}`);
   };
   option("computer", "computer", ["nobody", "North", "South"]);
-  option("level", "level", Object.keys(LEVELS));
+  option("level", "level", state.info.levels.map((l) => l.name));
   if (params.flip !== undefined) {
     if (params.flip === "0" || params.flip === "1") $("flip").checked = params.flip === "1";
     else errors.push(`flip=${shown(params.flip)}: flip is 0 or 1`);
@@ -285,7 +265,7 @@ async function fairStart() {
   if (!fairTables) fairTables = (await (await fetch("fair_starts.json")).json()).tables;
   const m = Number($("pits").value), n = Number($("seeds").value);
   const t = fairTables.find((x) => x.pits === m && x.seeds === n &&
-                                   Object.keys(RULES).every((k) => x[k] === state.rules[k]));
+                                   Object.keys(state.rules).every((k) => x[k] === state.rules[k]));
   if (!t || !t.fair.length) {
     const known = fairTables.filter((x) => x.fair.length).map((x) => `Kalah(${x.pits},${x.seeds}) ${x.capture}`);
     $("computer-note").textContent = `no fair start of Kalah(${m},${n}) with these rules is known ` +

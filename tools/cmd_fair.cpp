@@ -1,23 +1,14 @@
 // cmd_fair.cpp: `kalah fair`, the fair starts of Kalah(M,N) (api/fair.h): the positions one or
 // two seeds away from the start that perfect players draw.
-#include <tbb/parallel_for.h>
-
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <map>
-#include <memory>
 
 #include "api/answer.h"
-#include "api/fair.h"
-#include "api/fair_checkpoint.h"
-#include "db/file_names.h"
+#include "api/fair_query.h"
 #include "solver/notation.h"
 #include "solver/threads.h"
 #include "solver/units.h"
-#include "store/checkpoint.h"
 #include "tools/cli.h"
 #include "tools/game_options.h"
 #include "tools/interrupt.h"
@@ -57,26 +48,19 @@ constexpr CommandHelp kHelp = {
     "  kalah fair --pits 4 --seeds 3 --exact --json       every value, one JSON object\n"
     "  kalah fair --pits 4 --seeds 3 --certificates c     with a proof of each fair start\n"};
 
-void print(const FairOptions& o, const Game& game, const std::vector<FairCandidate>& c,
-           const std::vector<Certified>& certified, double seconds) {
-  const int m = game.rules.pits;
+void print(const FairOptions& o, const Game& game, const FairOutcome& out) {
   if (o.json) {
-    JsonObject out = fair_json(game.rules, game.start.board.pits[0], o.moved, o.exact, c);
-    if (!o.certificates.empty()) {
-      std::vector<JsonObject> files;
-      for (const Certified& x : certified)
-        files.push_back(
-            JsonObject().add("file", x.file).add("bytes", x.bytes).add("positions", x.positions));
-      out.add("certificates", files);
-    }
-    std::cout << out.add("seconds", seconds).str() << std::endl;
+    std::cout << outcome_json(out).str() << std::endl;
     return;
   }
+  const int m = game.rules.pits;
+  const std::vector<FairCandidate>& c = out.candidates;
   const FairSummary sum = summarize(c, m, o.exact);
   std::printf("fair starts of %s within %d seed%s moved (%s): %zu of %zu candidates",
               game.title.c_str(), o.moved, o.moved == 1 ? "" : "s", describe(game.rules).c_str(),
               sum.fair.size(), c.size());
   if (sum.settled < c.size()) std::printf(" (stopped: %zu settled)", sum.settled);
+  else if (!out.complete()) std::printf(" (stopped while writing the certificates)");
   std::printf("\n");
   for (const FairCandidate& x : c)
     if (x.fair())
@@ -85,80 +69,42 @@ void print(const FairOptions& o, const Game& game, const std::vector<FairCandida
   std::printf("%s:", o.exact ? "values for South" : "South's result (<0 loses, 0 draws, >0 wins)");
   for (const auto& [key, count] : sum.values) std::printf(" %s:%zu", key.c_str(), count);
   std::printf("\n");
-  if (!certified.empty()) {
+  if (out.certificates && !out.certificates->empty()) {
     uint64_t bytes = 0, positions = 0;
-    for (const Certified& x : certified) bytes += x.bytes, positions += x.positions;
+    for (const Certified& x : *out.certificates) bytes += x.bytes, positions += x.positions;
     std::printf(
         "%zu certificates in %s: %s, %s positions (check: tools/check_certificate.py FILE "
         "--db DIR)\n",
-        certified.size(), o.certificates.c_str(), human_bytes(static_cast<double>(bytes)).c_str(),
-        std::to_string(positions).c_str());
+        out.certificates->size(), o.certificates.c_str(),
+        human_bytes(static_cast<double>(bytes)).c_str(), std::to_string(positions).c_str());
   }
-  std::printf("%.1f s\n", seconds);
+  std::printf("%.1f s\n", out.seconds);
 }
 
-// Proves each fair candidate's margin 0 into a certificate in dir, the candidates shared out over
-// the threads (each proof runs on one).
-std::vector<Certified> certify_fair(const std::string& dir, const Game& game,
-                                    const std::vector<FairCandidate>& c, const Database* db) {
-  make_checkpoint_dir(dir);
-  std::vector<const FairCandidate*> fair;
-  for (const FairCandidate& x : c)
-    if (x.fair()) fair.push_back(&x);
-  std::vector<Certified> out(fair.size());
-  std::atomic<size_t> done{0};
-  ProgressLine line;
-  tbb::parallel_for(size_t{0}, fair.size(), [&](size_t i) {
-    std::string name = format_absolute(fair[i]->position, game.rules.pits);
-    std::replace(name.begin(), name.end(), ',', '-');
-    out[i] = certify(dir + "/fair-" + variant_name(game.rules) + "-" + name + ".cert", game.rules,
-                     fair[i]->position, 0, db, &stop_on_interrupt());
-    char text[64];
-    std::snprintf(text, sizeof text, "[%zu/%zu] certificates written", ++done, fair.size());
-    line.show(text);
-  });
-  return out;
-}
-
-// Told of each candidate settled: keeps it in the log, shows the terminal's line and, with
-// --progress, a line a second on stderr (JSON with --json).
-class FairProgress {
+// The run's progress: the terminal's line in place and, with --progress, the first report and
+// then a line a second on stderr (the library's progress JSON with --json).
+class FairProgressLines {
  public:
-  FairProgress(const FairOptions& o, int pits, const std::vector<FairCandidate>& c,
-               FairCheckpoint* log)
-      : o_(o), c_(c), log_(log) {
-    const FairSummary resumed = summarize(c, pits, o.exact);  // a checkpoint's
-    done_ = resumed.settled;
-    fair_ = resumed.fair.size();
-  }
-  void operator()(size_t i) {
-    if (log_) log_->record(c_[i]);
-    ++done_;
-    fair_ += c_[i].fair();
+  explicit FairProgressLines(const FairOptions& o) : o_(o) {}
+  void operator()(const FairProgress& p) {
     char text[160];
-    std::snprintf(text, sizeof text, "[%zu/%zu] candidates settled, %zu fair, %.1f s", done_,
-                  c_.size(), fair_, seconds_since(t0_));
+    if (p.to_certify)
+      std::snprintf(text, sizeof text, "[%zu/%zu] certificates written, %.1f s", p.certified,
+                    p.to_certify, p.seconds);
+    else
+      std::snprintf(text, sizeof text, "[%zu/%zu] candidates settled, %zu fair, %.1f s",
+                    p.settled, p.candidates, p.fair, p.seconds);
     line_.show(text);
     if (!o_.progress || std::chrono::steady_clock::now() - last_ < std::chrono::seconds(1)) return;
     last_ = std::chrono::steady_clock::now();
-    if (!o_.json) {
-      std::cerr << "fair: " << text << "\n";
-      return;
-    }
-    JsonObject p;
-    p.add("command", "fair").add("settled", done_).add("candidates", c_.size());
-    std::cerr << p.add("fair", fair_).add("seconds", seconds_since(t0_)).str() << "\n";
+    std::cerr << (o_.json ? progress_json(p).str() : std::string("fair: ") + text) << "\n";
   }
   void clear() { line_.clear(); }
 
  private:
   const FairOptions& o_;
-  const std::vector<FairCandidate>& c_;
-  FairCheckpoint* log_;
-  size_t done_ = 0, fair_ = 0;
   ProgressLine line_;
-  const std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = t0_;
+  std::chrono::steady_clock::time_point last_{};  // the first report at once
 };
 
 }  // namespace
@@ -194,37 +140,24 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   const Game game = resolve_game(o.game);
   if (check_only) return kExitOk;
   const Tablebase tables = open_tablebase(o.game.tables, game.rules);
-  const auto t0 = std::chrono::steady_clock::now();
-  const int seeds = game.start.board.pits[0];
-  std::vector<FairCandidate> candidates = fair_candidates(game.rules.pits, seeds, o.moved);
-  std::unique_ptr<FairCheckpoint> log;
-  if (!o.checkpoint.empty()) {
-    log = std::make_unique<FairCheckpoint>(
-        o.checkpoint, game.rules, seeds, o.moved, candidates,
-        [](const std::string& line) { std::cerr << line << "\n"; });
-    if (log->resumed())
-      std::cerr << log->path() << ": resumed " << log->resumed() << " candidates\n";
-  }
-  FairSearch s;
-  s.rules = game.rules;
-  s.leaves = tables.db.get();
-  s.threads = limit.threads();
-  s.table_bytes = static_cast<size_t>(o.table_mb) << 20;
-  s.stop = &stop_on_interrupt();
-  s.exact = o.exact;
-  FairProgress progress(o, game.rules.pits, candidates, log.get());
-  s.settled = [&](size_t i) { progress(i); };
-  bool complete = settle_candidates(s, candidates) == candidates.size();
-  progress.clear();
-  std::vector<Certified> certified;
-  if (!o.certificates.empty() && complete) try {
-      certified = certify_fair(o.certificates, game, candidates, tables.db.get());
-    } catch (const SearchInterrupted&) {
-      std::cerr << "kalah fair: stopped while writing the certificates (those written are kept)\n";
-      complete = false;
-    }
-  print(o, game, candidates, certified, seconds_since(t0));
-  return complete ? kExitOk : kExitInterrupted;
+  FairQuery q;
+  q.rules = game.rules;
+  q.seeds = game.start.board.pits[0];
+  q.moved = o.moved;
+  q.exact = o.exact;
+  q.db = tables.db.get();
+  q.threads = limit.threads();
+  q.table_bytes = static_cast<size_t>(o.table_mb) << 20;
+  q.stop = &stop_on_interrupt();
+  q.checkpoint_dir = o.checkpoint;
+  q.certificate_dir = o.certificates;
+  FairProgressLines lines(o);
+  q.progress = [&](const FairProgress& p) { lines(p); };
+  q.note = [](const std::string& line) { std::cerr << line << "\n"; };
+  const FairOutcome out = run(q);
+  lines.clear();
+  print(o, game, out);
+  return out.complete() ? kExitOk : kExitInterrupted;
 }
 
 }  // namespace kalah

@@ -62,7 +62,6 @@ class Match {
         user_(parse_side(o.side)),
         level_(parse_level(o.level)),
         seconds_(o.seconds > 0 ? o.seconds : level_.seconds),
-        rng_(std::random_device{}()),
         tables_(open_tablebase(o.game.tables, game_.rules)),
         positions_{game_.position} {}
 
@@ -71,7 +70,7 @@ class Match {
     std::cout << "kalah play: " << game_.title << ", rules: " << describe(game_.rules)
               << "\nyou play " << side_name(user_) << "; kalah plays " << side_name(other(user_))
               << " at level " << level_.name << " (" << seconds_ << " s a move"
-              << (level_.within >= 0 ? ", within " + std::to_string(level_.within) + " seeds of the best)"
+              << (level_.weaker() ? ", within " + std::to_string(level_.within) + " seeds of the best)"
                                      : ")")
               << (tables_.db ? ", database layers 1.." + std::to_string(tables_.db->max_seeds())
                              : "")
@@ -142,11 +141,12 @@ class Match {
     tables_.serve(q);
     return q;
   }
-  // kalah's best move for the side to move, within the level's time.
+  // kalah's move at its level for the side to move, within the level's time.
   MoveChoice choose() const {
     Query q = base();
     q.position = now();
     q.ask = Ask::kMove;
+    q.level = &level_;
     q.deadline = seconds_from_now(seconds_);
     return *kalah::run(q).move;
   }
@@ -154,8 +154,8 @@ class Match {
   void computer_move() {
     const Side me = now().mover;
     std::cout << "kalah is thinking..." << std::flush;
-    const bool weaker = level_.within >= 0;
-    const MoveChoice c = weaker ? level_move(base(), now(), level_.within, seconds_, rng_) : choose();
+    const bool weaker = level_.weaker();
+    const MoveChoice c = choose();
     std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1;
     const std::string said = play(c.pit);
     std::cout << (said.empty() ? "" : ": " + said) << " ("
@@ -308,7 +308,6 @@ class Match {
   Side user_;
   const Level& level_;
   double seconds_;
-  std::mt19937 rng_;
   Tablebase tables_;
   std::vector<Position> positions_;          // positions_[k] after k plies of this game
   std::vector<std::pair<Side, int>> plies_;  // played here, after game_.record

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "api/answer.h"
+#include "api/levels.h"
 #include "solver/threads.h"
 #include "tools/analyst.h"
 #include "tools/cli.h"
@@ -59,14 +60,17 @@ constexpr CommandHelp kHelp = {
     "      once, without searching: the legal moves and the position each leads to, or the\n"
     "      final value of a finished game. The board plays moves with it and shows the values\n"
     "      as /api/v1/analyse finds them.\n"
-    "  GET /api/v1/move?position=POS[..][&budget_ms=MS] the move kalah plays there: perfect\n"
-    "      when its value is proven within the budget (database or value search), else the\n"
-    "      best of a heuristic search, \"proven\": false. The board's computer player uses it.\n"
+    "  GET /api/v1/move?position=POS[..][&level=L][&budget_ms=MS] the move kalah plays there:\n"
+    "      perfect when its value is proven within the budget (database or value search), else\n"
+    "      the best of a heuristic search, \"proven\": false. At level casual or beginner, one\n"
+    "      at random within 3 or 8 seeds of the best (\"best\": its value); the level's time\n"
+    "      unless budget_ms is given. The board's computer player uses it.\n"
     "  With &search=NAME (the client's name for it), /api/v1/analyse's search can be watched,\n"
     "      GET /api/v1/progress?search=NAME (each move's bounds proven so far), and stopped,\n"
     "      GET /api/v1/cancel?search=NAME (it answers with its bounds at once).\n"
     "  Bad input: 400 with {\"error\": ...}; unknown paths: 404; methods but GET: 405.\n"
-    "  GET /api/v1/info: the databases served and where searched answers are kept.\n"
+    "  GET /api/v1/info: the databases served, where searched answers are kept, the rules'\n"
+    "      choices and the levels (name, seconds, within).\n"
     "Database answers never wait for searches: up to 4 searches a thread run at once, sharing\n"
     "the cores, the others queue within their budget. Searched answers are kept in the answer\n"
     "store beside each database (DIR/answers; --no-store: none). A request must arrive whole\n"
@@ -86,6 +90,8 @@ std::string info_json(const Analyst& analyst) {
   return answer_json("serve")
       .add("databases", analyst.databases())
       .add("answers", analyst.stores())
+      .add("rules", rule_choices_json())
+      .add("levels", levels_json())
       .str();
 }
 

@@ -67,7 +67,8 @@ struct Progress {
   double seconds = 0;        // since the call began
   uint64_t nodes = 0;        // searched so far
   int lower = 0, upper = 0;  // proven on the final margin for the player to move
-  int done = 0, total = 0;   // a full analysis: moves valued exactly, of all (fair(): candidates)
+  int done = 0, total = 0;   // a full analysis: moves valued exactly, of all (fair(): candidates
+                             // settled, or certificates written, of all)
   std::optional<int> estimate;  // the heuristic's estimate of the final margin, within the bounds
   int estimate_depth = 0;       // the plies it looked ahead
   std::string json;             // this report as one line of JSON (docs/json.md, "progress")
@@ -85,6 +86,19 @@ struct Options {
   // call at a time; it should return quickly. A search with progress or a timeout also runs the
   // heuristic search beside it (an estimate within 150 ms), whose last estimate a stopped
   // Analysis holds.
+  std::function<void(const Progress&)> progress = {};
+};
+
+// How fair() works.
+struct FairOptions {
+  int moved = 2;        // candidates within this many seeds moved from the start (1..3)
+  bool exact = false;   // every candidate's value, not only its sign (about 9 times slower)
+  int threads = 0;      // worker threads of this call (a oneTBB arena); 0 = every core
+  double timeout = 0;   // seconds, 0 or infinity = none: the candidates settled by then
+  std::string checkpoint;    // a directory: keep each settled candidate there, resume from it
+  std::string certificates;  // a directory: prove each fair start's value 0 by a certificate
+  // Told, one call at a time, as each candidate is settled (`done` of `total`) and each
+  // certificate written; `json` is `kalah fair --progress --json`'s line (docs/json.md).
   std::function<void(const Progress&)> progress = {};
 };
 
@@ -228,7 +242,7 @@ class KALAH_API Database {
   friend KALAH_API Analysis solve(const Rules&, int, const Database*, const std::atomic<bool>*,
                                   const Options&);
   friend KALAH_API std::string fair(const Rules&, int, const Database*, const std::atomic<bool>*,
-                                    int, bool, const Options&);
+                                    const FairOptions&);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -245,14 +259,13 @@ KALAH_API Analysis solve(const Rules& rules, int seeds, const Database* db = nul
                          const std::atomic<bool>* stop = nullptr, const Options& options = {});
 
 // The fair starts of Kalah(rules.pits, seeds) as Neller's FairKalah defines them: every position
-// within `moved` (1..3) seeds moved from the start, one at a time from a pit to any other pit or
-// store, South to move, settled as worth 0 (fair), less or more; with `exact`, each one's value.
-// Returns `kalah fair --json`'s object as one line (docs/json.md): `candidates`, `settled`
-// (fewer when stopped or timed out), `fair`, `values`. `db` (same rules) ends the searches; a
-// bigger database pays (docs/results.md, "Fair starts"). Options::threads and timeout apply;
-// Options::progress is told `done` of `total` candidates as each is settled.
+// within options.moved seeds moved from the start, one at a time from a pit to any other pit or
+// store, South to move, settled as worth 0 (fair), less or more. Returns `kalah fair --json`'s
+// object as one line (docs/json.md): `candidates`, `settled` (fewer when stopped or timed out),
+// `fair`, `values`. `db` (same rules) ends the searches; a bigger database pays
+// (docs/results.md, "Fair starts").
 KALAH_API std::string fair(const Rules& rules, int seeds, const Database* db = nullptr,
-                           const std::atomic<bool>* stop = nullptr, int moved = 2,
-                           bool exact = false, const Options& options = {});
+                           const std::atomic<bool>* stop = nullptr,
+                           const FairOptions& options = {});
 
 }  // namespace kalah::api
