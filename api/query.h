@@ -2,7 +2,7 @@
 //
 // Every front end (`kalah solve`, `query`, `book`, `serve`, `play`, `kgp`, the C++ library and
 // the Python module) fills in a Query, calls run() and renders the Outcome: outcome_json here,
-// or tools/report.h's text. A query is answered from wherever it is cheapest: the database when
+// or tools/cli/report.h's text. A query is answered from wherever it is cheapest: the database when
 // it holds the position, else the answer store beside it when that holds a full analysis, else a
 // search on all cores (or over processes) that ends at the database's layers.
 #pragma once

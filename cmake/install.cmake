@@ -14,9 +14,9 @@ install(TARGETS kalah RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT prog
 # The certificate checker, independent of the C++ (docs/design.md §8): its two files in
 # share/kalah, the command a symbolic link to them (Python finds the module beside the file a
 # link names).
-install(PROGRAMS tools/check_certificate.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
+install(PROGRAMS tools/checker/check_certificate.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
         COMPONENT program)
-install(FILES tools/certificate_layers.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
+install(FILES tools/checker/certificate_layers.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
         COMPONENT program)
 file(RELATIVE_PATH KALAH_CHECKER_LINK ${CMAKE_INSTALL_FULL_BINDIR}
      ${CMAKE_INSTALL_FULL_DATADIR}/kalah/check_certificate.py)

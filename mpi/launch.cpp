@@ -17,7 +17,7 @@
 namespace kalah {
 namespace {
 
-// Exit statuses, as tools/cli.h has them.
+// Exit statuses, as tools/cli/cli.h has them.
 constexpr int kFailure = 1, kUsage = 2;
 
 // mpirun ends the survivors with SIGTERM when a process dies or the job is interrupted: each says

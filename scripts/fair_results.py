@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The "Fair starts" tables of docs/results.md: `kalah fair` over each game and capture rule (end
 immediate, remainder owner, as FairKalah), every fair start certified and the certificate checked
-by tools/check_certificate.py, and a sample of the other candidates settled a second way (no
-database, one thread). Then tools/fair_starts.json (the board's "fair start") from the records.
+by tools/checker/check_certificate.py, and a sample of the other candidates settled a second way (no
+database, one thread). Then tools/server/fair_starts.json (the board's "fair start") from the records.
 
 usage: fair_results.py [GAME ...]    e.g. 6,4,empty; every game by default
 

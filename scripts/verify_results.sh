@@ -9,7 +9,7 @@
 #   bash scripts/verify_results.sh --new [GAME ...]
 #                                            the New results section instead: games nobody had
 #                                            published, solved, certified and checked by
-#                                            tools/check_certificate.py (scripts/new_results.py;
+#                                            tools/checker/check_certificate.py (scripts/new_results.py;
 #                                            GAME is e.g. 7,3,empty)
 #
 # Each game is solved for its value alone (kalah solve --value-only). Games with more than 24

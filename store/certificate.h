@@ -18,7 +18,7 @@
 //   <zstd frame>
 //
 // Lines may be added before "end" in later versions; a reader skips keys it does not know. The
-// checker (tools/check_certificate.py) shares nothing with this code but the format.
+// checker (tools/checker/check_certificate.py) shares nothing with this code but the format.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// analyst_test.cpp: what `kalah serve` answers apart from HTTP (tools/analyst.h): its cache of
+// analyst_test.cpp: what `kalah serve` answers apart from HTTP (tools/server/analyst.h): its cache of
 // exact answers and its admission of searches.
-#include "tools/analyst.h"
+#include "tools/server/analyst.h"
 
 #include <gtest/gtest.h>
 

@@ -26,7 +26,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from browser_session import BoardCase, START
 
 BoardCase.exe, SHOTS = sys.argv.pop(1), sys.argv.pop(1)
-# Marks by the seeds a turn gave away (tools/board_review.js, docs/board.md).
+# Marks by the seeds a turn gave away (tools/server/board_review.js, docs/board.md).
 def mark(before, after):
     loss = max(0, before - after)
     worse = (after > 0) - (after < 0) < (before > 0) - (before < 0)
@@ -67,7 +67,7 @@ class Review(BoardCase):
                          [t for t in turns if t.startswith("N:")][0])
 
     def test_a_fair_start_is_one_of_the_table(self):
-        # Kalah(6,4), empty capture: one of FairKalah's starts at random (tools/fair_starts.json).
+        # Kalah(6,4), empty capture: one of FairKalah's starts at random (tools/server/fair_starts.json).
         self.open(urllib.parse.urlencode({"position": START, "capture": "empty"}))
         Select(self.browser.find_element(By.ID, "pits")).select_by_value("6")
         self.script("document.getElementById('seeds').value = 4; newGame()")

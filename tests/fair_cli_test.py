@@ -1,7 +1,7 @@
 """`kalah fair` end to end (ctest: fair_cli_test): a run killed midway (SIGKILL) and run again with
 the same --checkpoint gives the table of a run never stopped, and says what it resumed; a line of
 the log edited by hand is not believed; the certificates of the fair starts (with and without a
-database) are accepted by tools/check_certificate.py, and one claiming 0 for a candidate that is
+database) are accepted by tools/checker/check_certificate.py, and one claiming 0 for a candidate that is
 not fair is refused.
 
 usage: python3 fair_cli_test.py KALAH_EXECUTABLE CHECK_CERTIFICATE_PY

@@ -1,6 +1,6 @@
 // proof_test.cpp: the proof writer (solver/proof.h) and the solver's proving moves, held to the
 // oracle in every variant, with and without leaves. The certificates it writes are checked by
-// tools/check_certificate.py in certificate_test.py.
+// tools/checker/check_certificate.py in certificate_test.py.
 #include <gtest/gtest.h>
 
 #include <random>

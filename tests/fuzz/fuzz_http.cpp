@@ -1,5 +1,5 @@
 // fuzz_http.cpp: libFuzzer target for what `kalah serve` makes of a request target: the query
-// string's parameters (tools/http_server.h) and their checking (Analyst::prepare). Whatever the
+// string's parameters (tools/server/http_server.h) and their checking (Analyst::prepare). Whatever the
 // bytes: nothing but std::invalid_argument is thrown, and the error answer is valid JSON.
 #include <cstddef>
 #include <cstdint>
@@ -9,8 +9,8 @@
 
 #include "api/answer.h"
 #include "tests/json_check.h"
-#include "tools/analyst.h"
-#include "tools/http_server.h"
+#include "tools/server/analyst.h"
+#include "tools/server/http_server.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static kalah::Analyst analyst([] {

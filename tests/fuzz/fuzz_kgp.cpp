@@ -1,4 +1,4 @@
-// fuzz_kgp.cpp: libFuzzer target for what a KGP server can send (tools/kgp.h): any line either
+// fuzz_kgp.cpp: libFuzzer target for what a KGP server can send (tools/kgp/kgp.h): any line either
 // parses or is refused with std::invalid_argument; a board that parses can be sown from every
 // non-empty pit, and a reply built from a parsed command is one line.
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tools/kgp.h"
+#include "tools/kgp/kgp.h"
 
 using namespace kalah;
 

@@ -1,6 +1,6 @@
 // fuzz_options.cpp: libFuzzer target for the option parsing and validation of every command.
 // The input is a command line, one argument per line, the first byte choosing the command; each
-// command runs in check-only mode (tools/cli.h), so no work is done. Any input must be accepted
+// command runs in check-only mode (tools/cli/cli.h), so no work is done. Any input must be accepted
 // or refused with a usage error: any other exception, or a crash, is a bug.
 #include <boost/program_options/errors.hpp>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli.h"
+#include "tools/cli/cli.h"
 
 using namespace kalah;
 

@@ -1,0 +1,175 @@
+"""The layer files a kalah certificate reads its leaves from (tools/checker/check_certificate.py): their
+header, index and blocks checked and decoded, and boards ranked into them, written from the
+documents alone (docs/design.md sections 4 and 6, db/layer_file.h's layout, db/checksum.h's
+hash), sharing no code with kalah's C++.
+"""
+
+import math
+import os
+import struct
+from collections import OrderedDict
+
+import zstandard
+
+
+class BadInput(Exception):
+    """Input that cannot be read: a malformed certificate, a missing or damaged layer file."""
+
+
+# --- Layer files (docs/design.md sections 4 and 6, db/layer_file.h) ---------------------------
+
+HEADER = struct.Struct("<8sIBBBBHBBIQQQQIIQQQ")
+CODES = {"capture": ("standard", "empty"), "end": ("immediate", "on-turn"),
+         "remainder": ("owner", "discard")}
+P1, P2, MASK = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, (1 << 64) - 1
+
+
+def checksum(data):
+    """db/checksum.h's documented hash: little-endian words (the tail zero-padded), each mixed as
+    h = rotl(h ^ (w * P1), 31) * P2, then the length, then an avalanche."""
+    h = 0x27D4EB2F165667C5
+    padded = data + bytes(-len(data) % 8)
+    for (w,) in struct.iter_unpack("<Q", padded):
+        h ^= (w * P1) & MASK
+        h = ((((h << 31) | (h >> 33)) & MASK) * P2) & MASK
+    h ^= (len(data) * P1) & MASK
+    h ^= h >> 33
+    h = (h * 0xFF51AFD7ED558CCD) & MASK
+    h ^= h >> 33
+    h = (h * 0xC4CEB9FE1A85EC53) & MASK
+    return h ^ (h >> 33)
+
+
+def layer_file_name(rules, s):
+    """The only name a layer file of these rules and seeds may have (db/file_names.h)."""
+    return f"kalah-m{rules.m}-{rules.capture}-{rules.end}-{rules.remainder}-s{s}.kdb"
+
+
+class Layer:
+    """One layer file: its header and index checked when opened, its body checksum recomputed
+    when the proof first reads from it (unless told not to), blocks decoded on demand."""
+
+    def __init__(self, path, rules, s, expect_checksum, body_checksums):
+        self.path, self.s, self.rules = path, s, rules
+        self.body_unchecked = body_checksums
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(128)
+                size = os.fstat(f.fileno()).st_size
+                fields = HEADER.unpack_from(raw) if len(raw) == 128 else None
+                if fields is None:
+                    raise BadInput(f"{path}: shorter than a header")
+                (magic, version, m, capture, end, remainder, layer, encoding, transform,
+                 self.per_block, self.boards, self.blocks, index_at, file_size, flags, _writer,
+                 self.body_checksum, index_checksum, header_checksum) = fields
+                zeroed = raw[:80] + bytes(8) + raw[88:]
+                expect = {
+                    "magic": (magic, b"KALAHDB\x1a"), "format version": (version, 1),
+                    "pits": (m, rules.m),
+                    "capture": (CODES["capture"][capture] if capture < 2 else capture,
+                                rules.capture),
+                    "end": (CODES["end"][end] if end < 2 else end, rules.end),
+                    "remainder": (CODES["remainder"][remainder] if remainder < 2 else remainder,
+                                  rules.remainder),
+                    "layer": (layer, s),
+                    "value encoding": (encoding, 1 if rules.remainder == "owner" else 2),
+                    "transform": (transform, 0),
+                    "boards": (self.boards, layer_size(rules.m, s)),
+                    "blocks": (self.blocks, -(-self.boards // max(self.per_block, 1))),
+                    "file size": (file_size, size), "complete flag": (flags & 1, 1),
+                    "header checksum": (header_checksum, checksum(zeroed)),
+                    "body checksum": (f"{self.body_checksum:016x}", expect_checksum),
+                }
+                for field, (got, want) in expect.items():
+                    if got != want:
+                        raise BadInput(f"{path}: {field} is {got!r}, expected {want!r}")
+                f.seek(index_at)
+                raw_index = f.read(8 * (self.blocks + 1))
+                if len(raw_index) != 8 * (self.blocks + 1) or checksum(raw_index) != index_checksum:
+                    raise BadInput(f"{path}: block index damaged")
+                self.index = [w for (w,) in struct.iter_unpack("<Q", raw_index)]
+                if self.index[0] != 128 or self.index[-1] != index_at:
+                    raise BadInput(f"{path}: block index does not span the blocks")
+                self.file_size = file_size
+        except OSError as e:
+            raise BadInput(f"{path}: {e.strerror}") from e
+        self.file = open(path, "rb")
+        self.decoded = 0
+
+    def check_body(self):
+        """The body checksum recomputed: a file whose header was made to name the genuine
+        checksum over other values is refused here."""
+        self.file.seek(128)
+        if checksum(self.file.read(self.file_size - 128)) != self.body_checksum:
+            raise BadInput(f"{self.path}: body checksum mismatch: not the layer file it claims")
+        self.body_unchecked = False
+
+    def block(self, i):
+        if self.body_unchecked:
+            self.check_body()
+        self.file.seek(self.index[i])
+        frame = self.file.read(self.index[i + 1] - self.index[i])
+        try:  # each frame carries zstd's checksum of its content, checked here
+            values = zstandard.ZstdDecompressor().decompress(frame)
+        except zstandard.ZstdError as e:
+            raise BadInput(f"{self.path}: block {i}: {e}") from e
+        want = min(self.per_block, self.boards - i * self.per_block)
+        top = self.s if self.rules.remainder == "owner" else 2 * self.s
+        if len(values) != want or max(values) > top:
+            raise BadInput(f"{self.path}: block {i} holds values its layer cannot have")
+        self.decoded += 1
+        return values
+
+
+def layer_size(m, s):
+    return math.comb(s + 2 * m - 1, 2 * m - 1)
+
+
+class Database:
+    """V of boards with at most `top` seeds, read through a cache of decoded blocks (2 GiB:
+    the leaves of a proof lie all over the layers, and a block decodes in about a millisecond)."""
+
+    def __init__(self, directory, rules, stamps, body_checksums, cache_blocks=32768):
+        self.rules, self.m = rules, rules.m
+        for s, (name, _) in stamps.items():  # a file in `directory`, by its one name, or none
+            if name != layer_file_name(rules, s):
+                raise BadInput(f"layer {s} is named {name!r}, not {layer_file_name(rules, s)!r}: "
+                               "a certificate reads the database's own files in --db, no other")
+        self.layers = {s: Layer(os.path.join(directory, name), rules, s, stamp, body_checksums)
+                       for s, (name, stamp) in stamps.items()}
+        self.cache, self.cache_blocks = OrderedDict(), cache_blocks
+        self.reads = 0
+        m, top = rules.m, max(stamps, default=0)
+        self.rows = [math.comb(k + m - 1, m - 1) for k in range(top + 1)]
+        # offset[s][k]: boards of layer s with fewer than k seeds in the mover's row.
+        self.offset = [[sum(self.rows[j] * self.rows[s - j] for j in range(k))
+                        for k in range(s + 1)] for s in range(top + 1)]
+        self.comb = [[math.comb(n, j) for j in range(m)] for n in range(top + m)]
+
+    def row_rank(self, row):
+        """The combinatorial number system, read from the pit next to the store back."""
+        m, rank, bar = self.m, 0, 0
+        for j in range(m - 1):
+            bar += row[m - 1 - j]
+            rank += self.comb[bar + j][j + 1]
+        return rank
+
+    def value(self, board):
+        m = self.m
+        mover, opponent = board[:m], board[m:]
+        k, s = sum(mover), sum(board)
+        rank = (self.offset[s][k] + self.row_rank(mover) * self.rows[s - k]
+                + self.row_rank(opponent))
+        layer = self.layers[s]
+        block, at = divmod(rank, layer.per_block)
+        key = (s, block)
+        values = self.cache.get(key)
+        if values is None:
+            values = self.cache[key] = layer.block(block)
+            if len(self.cache) > self.cache_blocks:
+                self.cache.popitem(last=False)
+        else:
+            self.cache.move_to_end(key)
+        self.reads += 1
+        code = values[at]
+        return 2 * code - s if self.rules.remainder == "owner" else code - s

@@ -1,0 +1,29 @@
+// play_support.h: what `kalah play` (tools/cli/cmd_play.cpp) is made of beside its game loop: its
+// --level (api/levels.h), the coach's values, the command that replays a game.
+#pragma once
+
+#include <string>
+
+#include "api/levels.h"
+#include "api/query.h"
+#include "solver/notation.h"
+#include "tools/cli/game_options.h"
+
+namespace kalah {
+
+// --level: api/levels.h's level_named, UsageError for anything else.
+const Level& parse_level(const std::string& name);
+
+// What is known of a position's value for its mover within `seconds`: proven, or the
+// heuristic's estimate. `base` brings the rules, the database and the store.
+struct Valued {
+  int value = 0;
+  bool proven = false;
+};
+Valued value_within(const Query& base, const Position& p, double seconds);
+
+// The command that replays a record: the game's options as given (`given_position`: the game
+// started from a position, not --seeds), then --moves.
+std::string replay_command(bool given_position, const Game& g, const std::vector<Turn>& record);
+
+}  // namespace kalah

@@ -1,0 +1,181 @@
+// board_review.js: the analysis board's review of a game (tools/server/board.html): the evaluation
+// graph, each turn's mark by the seeds it gave away, each side's accuracy; the game record as
+// text and file; the rules in the help panel.
+"use strict";
+// The values known, by rules and position: { value (final margin for the mover), exact }.
+const values = new Map();
+const valueKey = (position) => query({ position, ...state.rules });
+function noteValue(position, value, exact) {
+  const known = values.get(valueKey(position));
+  if (known && known.exact) return;
+  values.set(valueKey(position), { value, exact });
+  showReview();
+}
+// A node's value for South, or undefined.
+function southValue(n) {
+  const v = values.get(valueKey(n.position));
+  return v && { value: parse(n.position).south ? v.value : -v.value, exact: v.exact };
+}
+
+// What a turn (the nodes from `first`, its first ply, to `last`) gave away against the best, in
+// seeds for the side that played it; and its mark. undefined until both values are known.
+const MARKS = [[6, "??", "blunder"], [3, "?", "mistake"], [1, "?!", "inaccuracy"]];
+function turnLoss(first, last) {
+  const before = southValue(first.parent), after = southValue(last);
+  if (!before || !after) return undefined;
+  const sign = first.played.south ? 1 : -1;
+  const b = sign * before.value, a = sign * after.value;
+  const loss = Math.max(0, b - a);
+  const worse = Math.sign(a) < Math.sign(b);  // a win no longer won, a draw lost
+  const mark = MARKS.find(([seeds]) => loss >= seeds) || (worse ? MARKS[0] : null);
+  return { loss, exact: before.exact && after.exact,
+           mark: worse ? MARKS[0] : mark };
+}
+
+function showReview() {
+  const nodes = line(), list = turns(nodes);
+  // The marks beside the turns of the move list.
+  const items = $("history").children;
+  const sides = { S: { turns: 0, best: 0, lost: 0, estimated: 0 },
+                  N: { turns: 0, best: 0, lost: 0, estimated: 0 } };
+  list.forEach((t, i) => {
+    const r = turnLoss(nodes[t.end - t.pits.length + 1], nodes[t.end]);
+    const li = items[i];
+    if (li) { delete li.dataset.mark; li.className = li.className.replace(/ ?(inaccuracy|mistake|blunder)/, ""); }
+    if (!r) return;
+    const s = sides[t.side];
+    if (!r.exact) s.estimated++;
+    else { s.turns++; s.lost += r.loss; if (!r.loss) s.best++; }
+    if (li && r.mark && r.exact) {  // shown by board.css after the turn; its name for the rest
+      li.dataset.mark = r.mark[1];
+      li.classList.add(r.mark[2]);
+      li.title = `${li.textContent} ${r.mark[1]}, ${r.mark[2]}: gave away ` +
+        `${r.loss} seed${r.loss === 1 ? "" : "s"}`;
+      li.setAttribute("aria-label", li.title);
+    }
+  });
+  const accuracy = (name, s) => !s.turns ? "" : `${name}: ${s.best} of ${s.turns} turns gave ` +
+    `nothing away (${Math.round((100 * s.best) / s.turns)}%), ${s.lost} seed` +
+    `${s.lost === 1 ? "" : "s"} given away` + (s.estimated ? ` (${s.estimated} not proven)` : "");
+  $("accuracy").textContent = [accuracy("South", sides.S), accuracy("North", sides.N)]
+    .filter(Boolean).join(" · ");
+  drawGraph(nodes);
+  evaluateLine();
+}
+
+// The value for South of every ply of the line shown: exact points filled, estimates hollow;
+// a click goes to that ply.
+function drawGraph(nodes) {
+  const known = nodes.map(southValue);
+  const w = Math.max(240, 12 * nodes.length), h = 90, mid = h / 2;
+  const top = Math.max(4, ...known.filter(Boolean).map((v) => Math.abs(v.value)));
+  const x = (i) => 6 + ((w - 12) * i) / Math.max(1, nodes.length - 1);
+  const y = (v) => mid - ((mid - 6) * v) / top;
+  const at = path().length - 1;
+  let svg = `<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" ` +
+    `aria-label="the value for South after each ply"><line x1="0" x2="${w}" y1="${mid}" y2="${mid}" class="axis"/>` +
+    `<line x1="${x(at)}" x2="${x(at)}" y1="0" y2="${h}" class="now"/>`;
+  const points = known.map((v, i) => (v ? `${x(i)},${y(v.value)}` : null)).filter(Boolean);
+  if (points.length > 1) svg += `<polyline points="${points.join(" ")}"/>`;
+  known.forEach((v, i) => {
+    if (v) svg += `<circle cx="${x(i)}" cy="${y(v.value)}" r="3" data-ply="${i}" ` +
+      `data-value="${v.value}" class="${v.exact ? "exact" : "estimate"}"><title>ply ${i}: ` +
+      `${signed(v.value)} for South${v.exact ? "" : " (estimate)"}</title></circle>`;
+  });
+  $("graph").innerHTML = svg + "</svg>";
+  $("graph").onclick = (e) => {
+    const r = $("graph").getBoundingClientRect();
+    const i = Math.round(((e.clientX - r.left) / r.width) * (nodes.length - 1));
+    if (nodes[i]) goTo(nodes[i]);
+  };
+}
+
+// Asks, one position at a time, for the values of the line's positions not yet known: a value
+// search of 300 ms each, its estimate where it proves nothing.
+let evaluating = false;
+async function evaluateLine() {
+  if (evaluating || state.editing) return;
+  evaluating = true;
+  try {
+    for (;;) {
+      const missing = line().find((n) => !values.has(valueKey(n.position)));
+      if (!missing) break;
+      const position = missing.position, rules = { ...state.rules };
+      const a = await (await fetch("api/v1/analyse?" + query({ position, ...rules,
+        value_only: 1, budget_ms: 300 }))).json();
+      if (query({ position, ...rules }) !== valueKey(position)) continue;  // rules changed
+      if (a.error) values.set(valueKey(position), undefined);
+      else if (!a.interrupted) values.set(valueKey(position), { value: a.value, exact: true });
+      else if (a.estimate) values.set(valueKey(position), { value: a.estimate.value, exact: false });
+      else values.set(valueKey(position), undefined);
+      showHistory();
+      showReview();
+    }
+  } finally {
+    evaluating = false;
+  }
+}
+
+// The game as text: the rules, the start, the main line and each variation, the keys of the
+// address (docs/board.md); what import reads back (a bare record is the main line).
+function recordFile() {
+  const p = gameParams();
+  const lines = ["# kalah game record: kalah serve's board imports it; the main line is " +
+                 "`kalah solve --position START --moves MOVES`"];
+  for (const k of ["capture", "end", "remainder"]) lines.push(`${k}: ${p[k]}`);
+  lines.push(`start: ${p.start || p.position}`);
+  if (p.moves) lines.push(`moves: ${p.moves}`);
+  if (p.lines) for (const l of p.lines.split(";")) lines.push(`lines: ${l}`);
+  return lines.join("\n") + "\n";
+}
+function importRecord(text) {
+  const params = {}, sidelines = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const l = raw.trim();
+    if (!l || l.startsWith("#")) continue;
+    const m = /^([a-z]+):\s*(.*)$/.exec(l);
+    if (!m) { params.moves = ((params.moves || "") + " " + l).trim(); continue; }
+    if (m[1] === "lines") sidelines.push(m[2]);
+    else params[m[1]] = m[2];
+  }
+  if (sidelines.length) params.lines = sidelines.join(";");
+  if (params.moves && !params.start) params.start = state.root.position;
+  load(params);
+}
+
+function showRules() {
+  const r = state.rules, m = parse(state.root.position).m;
+  $("rules-text").innerHTML = `<p>Kalah with ${m} pit${m === 1 ? "" : "s"} a side. A move ` +
+    "lifts every seed of one of your pits and sows them one by one counter-clockwise: your " +
+    "pits, your store (at your right), the opponent's pits, never the opponent's store.</p><ul>" +
+    "<li>The last seed in your store: you move again.</li>" +
+    "<li>The last seed in an empty pit of your row: a capture, the turn ends; " +
+    (r.capture === "standard"
+      ? "only when the opposite pit holds seeds, which go with the last seed to your store.</li>"
+      : "the last seed and the opposite pit's seeds (if any) go to your store (empty capture).</li>") +
+    (r.end === "immediate" ? "<li>The game ends as soon as either row is empty.</li>"
+                           : "<li>The game ends when the player to move has an empty row.</li>") +
+    (r.remainder === "owner" ? "<li>At the end the seeds left on each row go to its owner's store.</li>"
+                             : "<li>At the end the seeds left on the board count for nobody.</li>") +
+    "<li>The most seeds in store wins. Values are final margins (own store minus the " +
+    "opponent's) for the player to move under perfect play.</li></ul>";
+}
+
+function initReview() {
+  $("export").onclick = () => { $("record-text").value = recordFile(); };
+  $("import").onclick = () => importRecord($("record-text").value);
+  $("download").onclick = () => {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([recordFile()], { type: "text/plain" }));
+    a.download = "kalah-game.txt";
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+  $("record-file").onchange = async () => {
+    const file = $("record-file").files[0];
+    if (!file) return;
+    $("record-text").value = await file.text();
+    importRecord($("record-text").value);
+  };
+  $("url-error").onclick = () => { $("url-error").hidden = true; };
+}
