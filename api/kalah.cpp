@@ -1,20 +1,20 @@
-// kalah.cpp: the public API (include/kalah/kalah.h) over the query path (api/query.h).
+// kalah.cpp: the public API (include/kalah/kalah.h) over the query path (query/query.h).
 #include "kalah/kalah.h"
 
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
-#include "api/answer.h"
-#include "api/deadline.h"
 #include "api/facade.h"
-#include "api/fair_query.h"
-#include "api/query.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/database.h"
 #include "db/file_names.h"
+#include "query/answer.h"
+#include "query/deadline.h"
+#include "query/fair_query.h"
+#include "query/query.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 
 namespace kalah::api {
 namespace {
@@ -51,11 +51,8 @@ Analysis to_public(const std::string& command, const Outcome& o) {
   a.result = a.exact ? result_word(a.value) : "";
   a.finished = is_terminal(o.rules, o.position.board);
   if (o.analysis && a.exact) {
-    for (const MoveReport& mv : o.analysis->moves) {
-      const kalah::Position next = apply(o.rules, o.position, mv.pit);
-      a.moves.push_back({mv.pit + 1, mv.value, result_word(mv.value), format_turn(mv.turn),
-                         format_relative(next, m), format_absolute(next, m)});
-    }
+    for (const MoveShown& mv : moves_shown(o.rules, o.position, *o.analysis))
+      a.moves.push_back({mv.pit, mv.value, mv.result, mv.turn, mv.position, mv.absolute});
     for (const auto& turn : o.analysis->best_line) a.best_line.push_back(format_turn(turn));
   }
   if (o.pie && a.exact) {

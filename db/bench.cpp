@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "db/checksum.h"
+#include "base/checksum.h"
+#include "base/units.h"
 #include "solver/parallel_search.h"
 #include "solver/solver.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "db/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace kalah {
 

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/units.h"
 #include "db/file_names.h"
 #include "solver/huge_array.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "base/dir_lock.h"
 #include "db/builder.h"
-#include "db/dir_lock.h"
 
 namespace kalah {
 

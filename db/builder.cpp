@@ -6,12 +6,12 @@
 #include <memory>
 #include <vector>
 
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/build_loop.h"
 #include "db/file_names.h"
 #include "db/lean_children.h"
 #include "db/memory_plan.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

@@ -24,7 +24,7 @@ struct BuildOptions {
   Rules rules;
   int max_seeds = 0;
   int threads = 0;            // 0: all cores
-  uint64_t memory_limit = 0;  // bytes; 0: usable_memory() (db/machine.h)
+  uint64_t memory_limit = 0;  // bytes; 0: usable_memory() (base/machine.h)
   bool lean = false;          // lean mode even when the normal mode would fit
   int zstd_level = kDefaultZstdLevel;
 };

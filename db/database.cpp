@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "db/machine.h"
+#include "base/machine.h"
 
 namespace kalah {
 namespace {

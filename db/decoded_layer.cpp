@@ -16,8 +16,8 @@
 #include <optional>
 #include <vector>
 
-#include "db/atomic_file.h"
-#include "db/checksum.h"
+#include "base/atomic_file.h"
+#include "base/checksum.h"
 #include "db/file_names.h"
 #include "db/le_bytes.h"
 

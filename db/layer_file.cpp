@@ -12,8 +12,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "db/atomic_file.h"
-#include "db/checksum.h"
+#include "base/atomic_file.h"
+#include "base/checksum.h"
 #include "db/file_names.h"
 #include "db/le_bytes.h"
 #include "kalah/version.h"

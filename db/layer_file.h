@@ -24,7 +24,7 @@
 //    56     4    flags (bit 0: complete; a file without it is refused)
 //    60     4    the kalah version that wrote the file: major << 16 | minor << 8 | patch (0:
 //                  written before 0.1.0 recorded it); informative, never checked
-//    64     8    checksum of bytes [128, file size): blocks and index   (db/checksum.h)
+//    64     8    checksum of bytes [128, file size): blocks and index   (base/checksum.h)
 //    72     8    checksum of the index
 //    80     8    checksum of bytes [0, 128) with this field read as 0
 //    88    40    reserved, 0
@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "base/file_error.h"
 #include "db/value_code.h"
 #include "solver/rules.h"
 
@@ -56,20 +57,6 @@ namespace kalah {
 inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
-
-// A damaged, truncated or mismatched file, or an I/O failure; the message names the file and
-// what is wrong. `problem` tells a builder what it may do about the file: only its own damaged
-// output (a file of this format whose checksums or size are wrong) is rebuilt over.
-struct DatabaseError : std::runtime_error {
-  enum class Problem {
-    kDamaged,     // this format, bad checksum, size or completeness: the build's own output
-    kForeign,     // not provably ours: another format or version, or fields that contradict
-    kUnreadable,  // the file or directory cannot be opened or read (permissions, I/O errors)
-  };
-  explicit DatabaseError(const std::string& what, Problem p = Problem::kForeign)
-      : std::runtime_error(what), problem(p) {}
-  Problem problem;
-};
 
 struct LayerHeader {
   uint32_t version = kFormatVersion;

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "db/machine.h"
-#include "solver/threads.h"
-#include "solver/units.h"
+#include "base/machine.h"
+#include "base/threads.h"
+#include "base/units.h"
 
 namespace kalah {
 

@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "base/machine.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/build_loop.h"
 #include "db/file_names.h"
-#include "db/machine.h"
 #include "db/partition.h"
 #include "mpi/exchange.h"
 #include "mpi/io.h"
 #include "mpi/memory.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

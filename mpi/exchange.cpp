@@ -5,8 +5,8 @@
 
 #include <stdexcept>
 
+#include "base/units.h"
 #include "mpi/session.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/threads.h"
 #include "mpi/build.h"
 #include "mpi/memory.h"
 #include "mpi/search.h"
-#include "solver/threads.h"
 
 namespace kalah {
 namespace {

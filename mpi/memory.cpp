@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "db/machine.h"
+#include "base/machine.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/memory_plan.h"
 #include "db/partition.h"
 #include "mpi/exchange.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "solver/utf8.h"
+#include "base/utf8.h"
 
 namespace kalah {
 namespace {

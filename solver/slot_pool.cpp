@@ -5,8 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "base/units.h"
 #include "solver/solver.h"
-#include "solver/units.h"
 
 namespace kalah {
 

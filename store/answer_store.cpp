@@ -13,8 +13,8 @@
 #include <sstream>
 #include <vector>
 
-#include "db/atomic_file.h"
-#include "db/checksum.h"
+#include "base/atomic_file.h"
+#include "base/checksum.h"
 #include "db/file_names.h"
 #include "solver/notation.h"
 

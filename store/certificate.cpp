@@ -3,14 +3,11 @@
 
 #include <sstream>
 
-#include "db/atomic_file.h"
-#include "db/checksum.h"
+#include "base/atomic_file.h"
+#include "base/checksum.h"
 #include "db/file_names.h"
 #include "kalah/version.h"
 #include "solver/notation.h"
-#include "solver/proof.h"
-#include "solver/search_run.h"
-#include "solver/units.h"
 
 namespace kalah {
 
@@ -47,25 +44,6 @@ uint64_t write_certificate(const std::string& path, const CertificateHeader& h,
   file.write(frame.data(), frame.size());
   file.commit();
   return head.size() + frame.size();
-}
-
-Certified certify(const std::string& file, const Rules& rules, const Position& p, int margin,
-                  const Database* db, const StopFlag* stop,
-                  const std::function<void(uint64_t positions)>& progress) {
-  const auto start = std::chrono::steady_clock::now();
-  const int value = margin - (p.mover_store - p.opponent_store);
-  ProofWriter proof(rules, db, kSearchTableBytes);
-  proof.set_stop_flag(stop);
-  if (progress) proof.set_progress(progress);
-  proof.prove(p.board, value);
-  Certified c;
-  c.file = file;
-  c.bytes = write_certificate(file, {rules, p, value, db, proof.positions()}, proof.moves());
-  c.positions = proof.positions();
-  c.moves = proof.moves().size();
-  c.nodes = proof.search_nodes();
-  c.seconds = seconds_since(start);
-  return c;
 }
 
 }  // namespace kalah

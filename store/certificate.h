@@ -22,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,18 +43,5 @@ struct CertificateHeader {
 // DatabaseError naming the file on an I/O error.
 uint64_t write_certificate(const std::string& path, const CertificateHeader& h,
                            const std::vector<uint8_t>& moves);
-
-// A certificate written, and what it took.
-struct Certified {
-  std::string file;
-  uint64_t bytes = 0, positions = 0, moves = 0, nodes = 0;
-  double seconds = 0;
-};
-// Proves that p's final margin is `margin` (solver/proof.h, on one thread) and writes the
-// certificate to `file`. `progress` is told the positions proven now and then. Throws
-// SearchInterrupted when *stop is raised, std::logic_error when `margin` is not p's value.
-Certified certify(const std::string& file, const Rules& rules, const Position& p, int margin,
-                  const Database* db, const StopFlag* stop,
-                  const std::function<void(uint64_t positions)>& progress = {});
 
 }  // namespace kalah

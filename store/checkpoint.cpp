@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "db/atomic_file.h"
-#include "db/checksum.h"
+#include "base/atomic_file.h"
+#include "base/checksum.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "db/le_bytes.h"

@@ -12,8 +12,8 @@
 #include <random>
 #include <thread>
 
-#include "api/query.h"
-#include "db/checksum.h"
+#include "base/checksum.h"
+#include "query/query.h"
 #include "solver/notation.h"
 #include "tests/test_util.h"
 

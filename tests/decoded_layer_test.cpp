@@ -13,7 +13,7 @@
 #include <fstream>
 #include <thread>
 
-#include "db/atomic_file.h"
+#include "base/atomic_file.h"
 #include "db/database.h"
 #include "db/verify.h"
 #include "tests/test_util.h"

@@ -1,19 +1,19 @@
-// fair_test.cpp: fair starts (api/fair.h) against a brute force: the candidates enumerated here
+// fair_test.cpp: fair starts (solver/fair.h) against a brute force: the candidates enumerated here
 // on plain bins for m = 2..4, n = 1..3, one and two seeds moved; their values (so the fair sets)
 // by the exhaustive oracle (tests/oracle.h) under every rule variant, all of them up to
 // Kalah(4,1), a sample of Kalah(4,2) under both capture rules (the oracle is too slow for more
 // in the default suite); exactly and by the sign tests alone. Checkpoints: a run stopped midway
 // and resumed from its log settles the same, and a line forged without the key is ignored.
-#include "api/fair.h"
+#include "solver/fair.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "api/fair_checkpoint.h"
 #include "oracle.h"
 #include "solver/notation.h"
+#include "store/fair_checkpoint.h"
 #include "test_util.h"
 
 namespace kalah {

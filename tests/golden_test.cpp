@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "api/query.h"
 #include "db/database.h"
 #include "db/layer_file.h"
+#include "query/query.h"
 #include "solver/solver.h"
 #include "tests/sha256.h"
 #include "tests/test_util.h"

@@ -1,14 +1,14 @@
 // json_test.cpp: every JSON document kalah writes is well-formed UTF-8 whatever the input
-// (api/json.h, solver/utf8.h), checked by an independent parser (tests/json_check.h).
-#include "api/json.h"
+// (query/json.h, base/utf8.h), checked by an independent parser (tests/json_check.h).
+#include "query/json.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "api/answer.h"
+#include "base/utf8.h"
+#include "query/answer.h"
 #include "solver/notation.h"
-#include "solver/utf8.h"
 #include "tests/json_check.h"
 
 namespace kalah {

@@ -1,8 +1,8 @@
-// query_test.cpp: the one query path (api/query.h) against the oracle in every variant: each
+// query_test.cpp: the one query path (query/query.h) against the oracle in every variant: each
 // thing a front end can ask (a full analysis, the value, the pie rule, its value, a move), on 1
 // and 2 threads, with and without a database; where each answer comes from (database, answer
 // store, search); a stop, a deadline and questions that cannot be asked.
-#include "api/query.h"
+#include "query/query.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/checksum.h"
+#include "base/dir_lock.h"
 #include "db/builder.h"
-#include "db/checksum.h"
-#include "db/dir_lock.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "tests/test_util.h"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "api/answer.h"
+#include "query/answer.h"
 #include "tests/json_check.h"
 #include "tools/server/analyst.h"
 #include "tools/server/http_server.h"
@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }());
   const std::string query(reinterpret_cast<const char*>(data), size);
   try {
-    const kalah::Analyst::Request r = analyst.prepare(kalah::query_parameters(query));
+    const kalah::ServeRequest r = analyst.prepare(kalah::query_parameters(query));
     if (r.rules.pits < 1 || r.rules.pits > kalah::kMaxPits) std::abort();
   } catch (const std::invalid_argument& e) {
     const std::string json = kalah::answer_json("serve").add("error", e.what()).str();

@@ -1,4 +1,4 @@
-// fuzz_json.cpp: libFuzzer target for the JSON writer and what feeds it input (api/json.h,
+// fuzz_json.cpp: libFuzzer target for the JSON writer and what feeds it input (query/json.h,
 // printable_input, parse_position's messages): whatever the bytes, every document is one valid
 // JSON value in well-formed UTF-8 (tests/json_check.h, an independent parser).
 #include <cstddef>
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "api/answer.h"
-#include "api/json.h"
+#include "query/answer.h"
+#include "query/json.h"
 #include "solver/notation.h"
 #include "tests/json_check.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "db/checksum.h"
+#include "base/checksum.h"
 #include "db/layer_file.h"
 
 using namespace kalah;

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "base/units.h"
 #include "db/database.h"
 #include "solver/notation.h"
 #include "solver/parallel_search.h"
-#include "solver/units.h"
 
 namespace {
 

@@ -26,9 +26,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "base/units.h"
 #include "db/database.h"
 #include "solver/solver.h"
-#include "solver/units.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 """The layer files a kalah certificate reads its leaves from (tools/checker/check_certificate.py): their
 header, index and blocks checked and decoded, and boards ranked into them, written from the
-documents alone (docs/design.md sections 4 and 6, db/layer_file.h's layout, db/checksum.h's
+documents alone (docs/design.md sections 4 and 6, db/layer_file.h's layout, base/checksum.h's
 hash), sharing no code with kalah's C++.
 """
 
@@ -25,7 +25,7 @@ P1, P2, MASK = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, (1 << 64) - 1
 
 
 def checksum(data):
-    """db/checksum.h's documented hash: little-endian words (the tail zero-padded), each mixed as
+    """base/checksum.h's documented hash: little-endian words (the tail zero-padded), each mixed as
     h = rotl(h ^ (w * P1), 31) * P2, then the length, then an avalanche."""
     h = 0x27D4EB2F165667C5
     padded = data + bytes(-len(data) % 8)

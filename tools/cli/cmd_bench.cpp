@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include "api/answer.h"
+#include "base/machine.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/bench.h"
-#include "db/machine.h"
-#include "solver/threads.h"
-#include "solver/units.h"
+#include "query/answer.h"
 #include "tools/cli/cli.h"
 
 namespace kalah {

@@ -7,12 +7,12 @@
 #include <iostream>
 #include <set>
 
-#include "api/answer.h"
-#include "api/query.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/file_names.h"
+#include "query/answer.h"
+#include "query/query.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/report.h"

@@ -6,13 +6,13 @@
 #include <iostream>
 #include <mutex>
 
-#include "api/answer.h"
+#include "base/machine.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/builder.h"
 #include "db/layer_file.h"
-#include "db/machine.h"
 #include "db/memory_plan.h"
-#include "solver/threads.h"
-#include "solver/units.h"
+#include "query/answer.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/processes.h"
 #include "tools/cli/progress_line.h"

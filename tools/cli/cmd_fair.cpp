@@ -1,14 +1,14 @@
-// cmd_fair.cpp: `kalah fair`, the fair starts of Kalah(M,N) (api/fair.h): the positions one or
+// cmd_fair.cpp: `kalah fair`, the fair starts of Kalah(M,N) (solver/fair.h): the positions one or
 // two seeds away from the start that perfect players draw.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 
-#include "api/answer.h"
-#include "api/fair_query.h"
+#include "base/threads.h"
+#include "base/units.h"
+#include "query/answer.h"
+#include "query/fair_query.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/interrupt.h"

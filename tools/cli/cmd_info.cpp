@@ -5,10 +5,10 @@
 #include <iostream>
 #include <set>
 
-#include "api/answer.h"
+#include "base/units.h"
 #include "db/census.h"
 #include "db/decoded_layer.h"
-#include "solver/units.h"
+#include "query/answer.h"
 #include "store/answer_store.h"
 #include "tools/cli/variants.h"
 

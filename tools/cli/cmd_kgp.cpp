@@ -1,5 +1,5 @@
 // cmd_kgp.cpp: `kalah kgp`, a Kalah Game Protocol client (freeplay mode) that plays kalah's moves.
-#include "solver/threads.h"
+#include "base/threads.h"
 #include "tools/cli/cli.h"
 #include "tools/kgp/kgp_client.h"
 

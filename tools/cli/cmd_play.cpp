@@ -5,10 +5,10 @@
 #include <sstream>
 #include <string>
 
-#include "api/deadline.h"
-#include "api/query.h"
+#include "base/threads.h"
+#include "query/deadline.h"
+#include "query/query.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/play_support.h"

@@ -3,12 +3,12 @@
 #include <map>
 #include <memory>
 
-#include "api/answer.h"
-#include "api/query.h"
+#include "base/threads.h"
 #include "db/database.h"
+#include "query/answer.h"
+#include "query/query.h"
 #include "solver/game_record.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/report.h"
 

@@ -3,11 +3,11 @@
 #include <iostream>
 #include <map>
 
-#include "api/answer.h"
-#include "api/levels.h"
-#include "solver/threads.h"
-#include "tools/server/analyst.h"
+#include "base/threads.h"
+#include "query/answer.h"
+#include "query/levels.h"
 #include "tools/cli/cli.h"
+#include "tools/server/analyst.h"
 #include "tools/server/http_server.h"
 
 namespace kalah {
@@ -127,7 +127,7 @@ Routed route(const std::string& target, Analyst& analyst) {
                path == "/api/v1/progress" ? analyst.progress(id) : analyst.cancel(id)},
               {}};
     }
-    const Analyst::Request request =
+    const ServeRequest request =
         analyst.prepare(query_parameters(q == std::string::npos ? "" : target.substr(q + 1)));
     if (path == "/api/v1/moves")  // no search, no database: answered at once
       return {Pool::kNone,
@@ -208,8 +208,8 @@ int cmd_serve(const std::vector<std::string>& args, bool check_only) {
   AnalystOptions a;
   a.dir = o.dir;
   a.store = !o.no_store;
-  a.budget = std::chrono::milliseconds(o.budget_ms);
-  a.max_budget = std::chrono::milliseconds(o.max_budget_ms);
+  a.limits.budget = std::chrono::milliseconds(o.budget_ms);
+  a.limits.max_budget = std::chrono::milliseconds(o.max_budget_ms);
   a.max_searches = kSearchesPerThread * std::max(1, limit.threads());
   Analyst analyst(a);
   HttpLimits limits;

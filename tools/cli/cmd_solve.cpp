@@ -3,12 +3,12 @@
 
 #include <iostream>
 
-#include "api/answer.h"
-#include "api/query.h"
-#include "db/machine.h"
+#include "base/machine.h"
+#include "base/threads.h"
+#include "base/units.h"
+#include "query/answer.h"
+#include "query/query.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/interrupt.h"
@@ -22,7 +22,7 @@ namespace {
 struct SolveOptions {
   GameOptions game;
   bool json = false;
-  int64_t table_mb = 0;  // 0: the query's choice (api/query.h)
+  int64_t table_mb = 0;  // 0: the query's choice (query/query.h)
   int threads = 0;
   bool pie = false;
   bool value_only = false;

@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <iostream>
 
-#include "api/answer.h"
-#include "api/audit.h"
+#include "base/threads.h"
 #include "db/verify.h"
-#include "solver/threads.h"
+#include "query/answer.h"
+#include "query/audit.h"
 #include "tools/cli/progress_line.h"
 #include "tools/cli/variants.h"
 
@@ -37,7 +37,7 @@ struct VerifyCommand {
   double answer_seconds = 30;
 };
 
-// --answers: the variant's answer store audited (api/audit.h), a line (or a JSON object) of what
+// --answers: the variant's answer store audited (query/audit.h), a line (or a JSON object) of what
 // was checked and what was removed, which are problems.
 JsonObject audit_variant(const std::string& dir, const Rules& rules, const VerifyCommand& c,
                          std::vector<std::string>& problems) {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "api/query.h"
 #include "db/database.h"
+#include "query/query.h"
 #include "solver/game_record.h"
 #include "store/answer_store.h"
 #include "tools/cli/cli.h"

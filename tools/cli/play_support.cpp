@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "api/deadline.h"
+#include "query/deadline.h"
 #include "tools/cli/cli.h"
 
 namespace kalah {

@@ -1,17 +1,17 @@
 // play_support.h: what `kalah play` (tools/cli/cmd_play.cpp) is made of beside its game loop: its
-// --level (api/levels.h), the coach's values, the command that replays a game.
+// --level (query/levels.h), the coach's values, the command that replays a game.
 #pragma once
 
 #include <string>
 
-#include "api/levels.h"
-#include "api/query.h"
+#include "query/levels.h"
+#include "query/query.h"
 #include "solver/notation.h"
 #include "tools/cli/game_options.h"
 
 namespace kalah {
 
-// --level: api/levels.h's level_named, UsageError for anything else.
+// --level: query/levels.h's level_named, UsageError for anything else.
 const Level& parse_level(const std::string& name);
 
 // What is known of a position's value for its mover within `seconds`: proven, or the

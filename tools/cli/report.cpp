@@ -1,13 +1,13 @@
-// report.cpp: the text form of an answer (the JSON form is api/outcome_json.cpp).
+// report.cpp: the text form of an answer (the JSON form is query/outcome_json.cpp).
 #include "tools/cli/report.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
-#include "api/answer.h"
+#include "base/units.h"
+#include "query/answer.h"
 #include "solver/notation.h"
-#include "solver/units.h"
 
 namespace kalah {
 namespace {

@@ -1,11 +1,11 @@
-// report.h: an answer as text (`kalah solve`, `kalah query`; the JSON form is api/query.h's
+// report.h: an answer as text (`kalah solve`, `kalah query`; the JSON form is query/query.h's
 // outcome_json).
 #pragma once
 
 #include <ostream>
 #include <string>
 
-#include "api/query.h"
+#include "query/query.h"
 #include "tools/cli/progress_line.h"
 
 namespace kalah {
@@ -29,7 +29,7 @@ std::string progress_text(const QueryProgress& p, double seconds);
 void show_progress(Query& q, ProgressLine& line, const std::string& prefix = "");
 
 // A warning for a search that will likely take over an hour on `threads` threads
-// (api/query.h's expected_nodes; a thread searches about kNodesPerThreadSecond a second here),
+// (query/query.h's expected_nodes; a thread searches about kNodesPerThreadSecond a second here),
 // saying what would shorten it; "" for one that will not.
 inline constexpr double kNodesPerThreadSecond = 2e6;
 std::string long_search_warning(const Query& q, int threads);

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "api/deadline.h"
-#include "api/query.h"
+#include "query/deadline.h"
+#include "query/query.h"
 #include "solver/notation.h"
 #include "tools/kgp/kgp.h"
 #include "tools/kgp/kgp_connection.h"

@@ -10,7 +10,7 @@
 #include <optional>
 #include <thread>
 
-#include "api/query.h"
+#include "query/query.h"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
 // machine.cpp: sysconf, the cgroup files, getrlimit and getrusage behind two questions.
-#include "db/machine.h"
+#include "base/machine.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

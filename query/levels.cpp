@@ -1,13 +1,13 @@
-// levels.cpp: the playing levels' table (api/levels.h).
-#include "api/levels.h"
+// levels.cpp: the playing levels' table (query/levels.h).
+#include "query/levels.h"
 
 #include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <utility>
 
-#include "api/query.h"
-#include "api/query_search.h"
+#include "query/query.h"
+#include "query/query_search.h"
 #include "solver/notation.h"
 
 namespace kalah {

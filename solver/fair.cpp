@@ -1,5 +1,5 @@
-// fair.cpp: fair starts (api/fair.h).
-#include "api/fair.h"
+// fair.cpp: fair starts (solver/fair.h).
+#include "solver/fair.h"
 
 #include <algorithm>
 #include <map>

@@ -1,5 +1,5 @@
-// estimating.cpp: the heuristic search beside the proof (api/estimating.h).
-#include "api/estimating.h"
+// estimating.cpp: the heuristic search beside the proof (query/estimating.h).
+#include "query/estimating.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "api/deadline.h"
+#include "query/deadline.h"
 
 namespace kalah {
 namespace {

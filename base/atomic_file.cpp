@@ -1,5 +1,5 @@
 // atomic_file.cpp: temporary file, fsync, rename, directory fsync.
-#include "db/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "db/layer_file.h"
+#include "base/file_error.h"
 
 namespace kalah {
 namespace {

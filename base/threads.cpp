@@ -1,5 +1,5 @@
 // threads.cpp: thread counts through oneTBB.
-#include "solver/threads.h"
+#include "base/threads.h"
 
 #include <tbb/global_control.h>
 #include <tbb/info.h>

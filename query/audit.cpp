@@ -1,8 +1,8 @@
 // audit.cpp: the answer store's audit (audit.h).
-#include "api/audit.h"
+#include "query/audit.h"
 
-#include "api/deadline.h"
-#include "api/query.h"
+#include "query/deadline.h"
+#include "query/query.h"
 
 namespace kalah {
 namespace {

@@ -1,12 +1,14 @@
 // answer.h: the parts of kalah's JSON answers, one shape for the command line, the library and
-// the Python module (fields documented in docs/json.md; api/query.h's outcome_json puts them
+// the Python module (fields documented in docs/json.md; query/query.h's outcome_json puts them
 // together). Every object starts with kalah_version and the command that made it; every answer
 // about a position carries the rules and both forms of the position.
 #pragma once
 
 #include <string>
+#include <vector>
 
-#include "api/json.h"
+#include "query/json.h"
+#include "solver/analysis.h"
 #include "solver/heuristic.h"
 #include "solver/search_run.h"
 
@@ -14,6 +16,14 @@ namespace kalah {
 
 // "win", "draw" or "loss" for a margin.
 const char* result_word(int margin);
+
+// An analysis's move as every answer shows it (the JSON and the library's Analysis alike): pit
+// 1..m, its value and result, the whole turn, the position it leads to in both notations.
+struct MoveShown {
+  int pit = 0, value = 0;
+  std::string result, turn, position, absolute;
+};
+std::vector<MoveShown> moves_shown(const Rules& rules, const Position& p, const Analysis& a);
 
 // {"kalah_version", "command"}: how every answer starts.
 JsonObject answer_json(const std::string& command);

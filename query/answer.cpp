@@ -1,5 +1,5 @@
 // answer.cpp: the parts of the JSON answers (docs/json.md).
-#include "api/answer.h"
+#include "query/answer.h"
 
 #include "kalah/version.h"
 #include "solver/notation.h"
@@ -8,6 +8,16 @@ namespace kalah {
 
 const char* result_word(int margin) {
   return margin > 0 ? "win" : margin < 0 ? "loss" : "draw";
+}
+
+std::vector<MoveShown> moves_shown(const Rules& rules, const Position& p, const Analysis& a) {
+  std::vector<MoveShown> out;
+  for (const MoveReport& mv : a.moves) {
+    const Position next = apply(rules, p, mv.pit);
+    out.push_back({mv.pit + 1, mv.value, result_word(mv.value), format_turn(mv.turn),
+                   format_relative(next, rules.pits), format_absolute(next, rules.pits)});
+  }
+  return out;
 }
 
 JsonObject answer_json(const std::string& command) {

@@ -1,5 +1,5 @@
-// fair_query.h: the fair question through the one query path (api/query.h, docs/design.md §9):
-// which starts within a few seeds moved of Kalah(m,n) perfect players draw (api/fair.h). run()
+// fair_query.h: the fair question through the one query path (query/query.h, docs/design.md §9):
+// which starts within a few seeds moved of Kalah(m,n) perfect players draw (solver/fair.h). run()
 // owns the search, the checkpoint log, the certificates, the progress and the JSON; `kalah fair`,
 // the library and the Python module only fill in a FairQuery and render its outcome.
 #pragma once
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "api/fair.h"
-#include "api/json.h"
 #include "db/database.h"
-#include "store/certificate.h"
+#include "query/certify.h"
+#include "query/json.h"
+#include "solver/fair.h"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
-// fair_query.cpp: run(FairQuery), the fair question's path (api/fair_query.h).
-#include "api/fair_query.h"
+// fair_query.cpp: run(FairQuery), the fair question's path (query/fair_query.h).
+#include "query/fair_query.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -10,13 +10,13 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "api/answer.h"
-#include "api/fair_checkpoint.h"
+#include "base/threads.h"
+#include "base/units.h"
 #include "db/file_names.h"
+#include "query/answer.h"
 #include "solver/notation.h"
-#include "solver/threads.h"
-#include "solver/units.h"
 #include "store/checkpoint.h"
+#include "store/fair_checkpoint.h"
 
 namespace kalah {
 namespace {

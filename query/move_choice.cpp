@@ -1,12 +1,12 @@
 // move_choice.cpp: the estimate's move at once, then the proven one if the time allows.
-#include "api/move_choice.h"
+#include "query/move_choice.h"
 
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
 #include <mutex>
 
-#include "api/deadline.h"
+#include "query/deadline.h"
 #include "solver/heuristic.h"
 #include "solver/parallel_search.h"
 

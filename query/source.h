@@ -1,4 +1,4 @@
-// source.h: where an answer came from (api/query.h's Outcome, api/move_choice.h's MoveChoice).
+// source.h: where an answer came from (query/query.h's Outcome, query/move_choice.h's MoveChoice).
 #pragma once
 
 namespace kalah {

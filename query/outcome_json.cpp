@@ -1,8 +1,8 @@
-// outcome_json.cpp: an Outcome (api/query.h) as one JSON object (docs/json.md).
+// outcome_json.cpp: an Outcome (query/query.h) as one JSON object (docs/json.md).
 #include <cstdlib>
 
-#include "api/answer.h"
-#include "api/query.h"
+#include "query/answer.h"
+#include "query/query.h"
 #include "solver/notation.h"
 
 namespace kalah {
@@ -28,18 +28,15 @@ JsonObject stopped_json(const std::string& command, const Outcome& o) {
 
 JsonObject analysis_json(const std::string& command, const Outcome& o) {
   const Analysis& a = *o.analysis;
-  const int m = o.rules.pits;
   std::vector<JsonObject> moves;
-  for (const auto& mv : a.moves) {
-    const Position next = apply(o.rules, o.position, mv.pit);
+  for (const MoveShown& mv : moves_shown(o.rules, o.position, a))
     moves.push_back(JsonObject()
-                        .add("pit", mv.pit + 1)
+                        .add("pit", mv.pit)
                         .add("value", mv.value)
-                        .add("result", result_word(mv.value))
-                        .add("turn", format_turn(mv.turn))
-                        .add("position", format_relative(next, m))
-                        .add("absolute", format_absolute(next, m)));
-  }
+                        .add("result", mv.result)
+                        .add("turn", mv.turn)
+                        .add("position", mv.position)
+                        .add("absolute", mv.absolute));
   std::vector<std::string> line;
   for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
   JsonObject out = position_json(command, o.rules, o.position)

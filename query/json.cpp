@@ -1,9 +1,9 @@
 // json.cpp: string escaping and number formatting for JsonObject.
-#include "api/json.h"
+#include "query/json.h"
 
 #include <cstdio>
 
-#include "solver/utf8.h"
+#include "base/utf8.h"
 
 namespace kalah {
 

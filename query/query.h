@@ -15,17 +15,17 @@
 #include <string>
 #include <vector>
 
-#include "api/json.h"
-#include "api/levels.h"
-#include "api/move_choice.h"
-#include "api/source.h"
 #include "db/database.h"
+#include "query/certify.h"
+#include "query/json.h"
+#include "query/levels.h"
+#include "query/move_choice.h"
+#include "query/source.h"
 #include "solver/heuristic.h"
 #include "solver/leaf_jobs.h"
 #include "solver/openings.h"
 #include "solver/search_run.h"
 #include "store/answer_store.h"
-#include "store/certificate.h"
 
 namespace kalah {
 
@@ -66,10 +66,10 @@ struct Query {
   // proven and why it stopped, never an exception.
   const StopFlag* stop = nullptr;
   std::optional<Clock::time_point> deadline;  // kMove: when the move is due (else at once)
-  const Level* level = nullptr;  // kMove: a weaker level chooses near the best (api/levels.h)
+  const Level* level = nullptr;  // kMove: a weaker level chooses near the best (query/levels.h)
   int threads = 0;                            // 0: those of the caller's oneTBB arena
   size_t table_mb = 0;                        // per root move; 0: table_bytes()'s choice
-  // kAnalysis, kValue by search: an estimate at once (api/estimating.h; within 150 ms, or a
+  // kAnalysis, kValue by search: an estimate at once (query/estimating.h; within 150 ms, or a
   // quarter of the time to the deadline), and better ones while the search proves, in progress
   // reports and in an outcome that stops short.
   bool estimate = false;
@@ -123,6 +123,11 @@ struct Outcome {
 // processes, with a certificate or of a finished game; rules other than the database's) and
 // DatabaseError when a decoded copy changed under the answer (db/block_cache.h).
 Outcome run(const Query& q);
+
+// The outcome of q when its search could not start (no search slot before its deadline, a
+// server closing): stopped for `why`, the bounds every position has, and the estimate that
+// `estimate_time` of the heuristic search finds.
+Outcome not_started(const Query& q, StopReason why, std::chrono::milliseconds estimate_time);
 
 // The outcome as one JSON object (docs/json.md): analysis, value, pie rule, move, or, when
 // stopped, the bounds proven; with the certificate when one was written.

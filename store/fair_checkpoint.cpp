@@ -1,12 +1,12 @@
-// fair_checkpoint.cpp: a `kalah fair` run's log of settled candidates (api/fair_checkpoint.h).
-#include "api/fair_checkpoint.h"
+// fair_checkpoint.cpp: a `kalah fair` run's log of settled candidates (store/fair_checkpoint.h).
+#include "store/fair_checkpoint.h"
 
 #include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
 
-#include "db/atomic_file.h"
+#include "base/atomic_file.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "solver/notation.h"

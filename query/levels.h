@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/json.h"
+#include "query/json.h"
 
 namespace kalah {
 

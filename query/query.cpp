@@ -1,5 +1,5 @@
 // query.cpp: run(), the cascade behind every answer: database, answer store, search.
-#include "api/query.h"
+#include "query/query.h"
 
 #include <tbb/task_arena.h>
 
@@ -7,10 +7,11 @@
 #include <memory>
 #include <stdexcept>
 
-#include "api/deadline.h"
-#include "api/query_search.h"
-#include "solver/threads.h"
-#include "solver/units.h"
+#include "base/threads.h"
+#include "base/units.h"
+#include "query/deadline.h"
+#include "query/estimating.h"
+#include "query/query_search.h"
 
 namespace kalah {
 
@@ -105,6 +106,16 @@ Outcome answer(const Query& q, const StopFlag* stop) {
 }
 
 }  // namespace
+
+Outcome not_started(const Query& q, StopReason why, std::chrono::milliseconds estimate_time) {
+  Outcome o;
+  o.rules = q.rules;
+  o.position = q.position;
+  o.stopped = why;
+  o.margin = margin_bounds(q.position);
+  o.estimate = estimate_for(q, estimate_time);
+  return o;
+}
 
 Outcome run(const Query& q) {
   validate(q.rules);

@@ -1,5 +1,5 @@
 // dir_lock.cpp: flock on DIR/kalah.lock.
-#include "db/dir_lock.h"
+#include "base/dir_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "db/layer_file.h"
+#include "base/file_error.h"
 
 namespace kalah {
 

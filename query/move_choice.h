@@ -1,4 +1,4 @@
-// move_choice.h: the move kalah plays (api/query.h's Ask::kMove: `kalah play`, `kalah kgp`, the
+// move_choice.h: the move kalah plays (query/query.h's Ask::kMove: `kalah play`, `kalah kgp`, the
 // board's computer player): perfect where its value is proven in the time given, from the
 // database or by the value search, otherwise the heuristic search's choice (solver/heuristic.h),
 // labelled as an estimate.
@@ -8,8 +8,8 @@
 #include <functional>
 #include <optional>
 
-#include "api/source.h"
 #include "db/database.h"
+#include "query/source.h"
 #include "solver/any_board.h"
 #include "solver/search_run.h"
 
@@ -28,7 +28,7 @@ struct MoveChoice {
 using MoveImproved = std::function<void(const MoveChoice&)>;
 using MoveClock = std::chrono::steady_clock;
 
-// For run() (api/query.h): a tenth of the time to `deadline` goes to the heuristic search (a
+// For run() (query/query.h): a tenth of the time to `deadline` goes to the heuristic search (a
 // move at once), the rest to the value search over `setup` (its leaves are db's); the setup's
 // stop ends both early (the best choice so far is returned).
 MoveChoice choose_move(const SearchSetup& setup, const Database* db, const Position& p,

@@ -1,13 +1,13 @@
 // query_search.cpp: the searches behind run(): value and full analysis (here or over processes),
 // the pie rule (every opening exact, or its value from null-window tests), the move to play.
-#include "api/query_search.h"
+#include "query/query_search.h"
 
 #include <algorithm>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 
-#include "api/estimating.h"
+#include "query/estimating.h"
 #include "solver/frontier_analysis.h"
 #include "solver/parallel_search.h"
 #include "store/checkpoint.h"

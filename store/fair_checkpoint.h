@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "api/fair.h"
+#include "solver/fair.h"
 #include "store/keyed_hash.h"
 
 namespace kalah {
