@@ -77,12 +77,13 @@ Analysis to_public(const std::string& command, const Outcome& o) {
 Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
                 const kalah::Database* db, AnswerStore* store, const std::atomic<bool>* stop,
                 const Options& o) {
-  if (o.value_only && o.pie) throw std::invalid_argument("give pie or value_only, not both");
   const bool timed = is_timed(o.timeout);
   Query q;
   q.rules = r;
   q.position = p;
-  q.ask = o.pie ? Ask::kPie : o.value_only ? Ask::kValue : Ask::kAnalysis;
+  q.ask = o.ask == Question::pie     ? Ask::kPie
+          : o.ask == Question::value ? Ask::kValue
+                                     : Ask::kAnalysis;
   q.db = db;
   q.store = store;
   q.threads = thread_count(o.threads);

@@ -226,7 +226,7 @@ void bind_functions(py::module_& m) {
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
               return api::solve(r, seeds, d, stop,
-                                options(threads, value_only, timeout, pie, sink));
+                                options(threads, question(value_only, pie), timeout, sink));
             },
             progress);
       },
@@ -250,7 +250,8 @@ void bind_functions(py::module_& m) {
         const api::Database* d = given ? given : database(db, api::Position::parse(t, r).rules());
         return interruptible(
             [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
-              return api::analyse(r, t, d, stop, options(threads, value_only, timeout, pie, sink));
+              return api::analyse(r, t, d, stop,
+                                  options(threads, question(value_only, pie), timeout, sink));
             },
             progress);
       },
@@ -312,7 +313,10 @@ void bind_database(py::module_& m) {
             const std::string t = text(position);
             return interruptible(
                 [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
-                  return db.analyse(t, stop, options(threads, value_only, timeout, false, sink));
+                  return db.analyse(
+                      t, stop,
+                      options(threads, value_only ? api::Question::value : api::Question::analysis,
+                              timeout, sink));
                 },
                 progress);
           },

@@ -31,10 +31,16 @@ inline py::object as_dict(const api::Analysis& a) {
 
 using ProgressSink = std::function<void(const api::Progress&)>;
 
+// Python's two keywords as the question asked; both at once is a ValueError.
+api::Question question(bool value_only, bool pie) {
+  if (value_only && pie) throw std::invalid_argument("give pie or value_only, not both");
+  return pie ? api::Question::pie : value_only ? api::Question::value : api::Question::analysis;
+}
+
 // None is no limit (the library checks the rest, with the C++ API's one message).
-api::Options options(int threads, bool value_only, const std::optional<double>& timeout, bool pie,
+api::Options options(int threads, api::Question ask, const std::optional<double>& timeout,
                      ProgressSink progress) {
-  return {threads, value_only, timeout.value_or(0), pie, std::move(progress)};
+  return {threads, ask, timeout.value_or(0), std::move(progress)};
 }
 
 // Runs work(stop, progress) on a thread of its own without the GIL, while this thread looks for

@@ -103,11 +103,11 @@ JsonObject progress_json(const std::string& command, const Rules& rules, const P
   if (estimate) out.add("estimate", estimate_json(*estimate));
   if (!so_far) return out;
   std::vector<JsonObject> moves;
-  for (const MoveBounds& m : so_far->moves)
+  for (const MoveMargin& m : so_far->moves)
     moves.push_back(JsonObject()
                         .add("pit", m.pit + 1)
-                        .add("lower", m.bounds.lower)
-                        .add("upper", m.bounds.upper));
+                        .add("lower", m.margin.lower)
+                        .add("upper", m.margin.upper));
   return out.add("lower", so_far->margin.lower)
       .add("upper", so_far->margin.upper)
       .add("done", so_far->done)

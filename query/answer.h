@@ -40,8 +40,8 @@ JsonObject rule_choices_json();
 // (each row to its owner's store, or out of the game), absolute: what a board shows at the end.
 std::string final_absolute(const Rules& rules, const Position& p);
 // The moves of a position, without searching: position_json plus finished, and the final value,
-// result and final_absolute when it is finished, else moves (each pit with extra_turn and the position it
-// leads to, as the analysis gives them).
+// result and final_absolute when it is finished, else moves (each pit with extra_turn and the
+// position it leads to, as the analysis gives them).
 JsonObject moves_json(const std::string& command, const Rules& rules, const Position& p);
 // What a running search has proven (solver/search_run.h): position_json plus running, and when
 // anything is proven, lower, upper, done, total, moves (each pit 1..m, lower, upper); with an

@@ -46,8 +46,8 @@ Estimate within(Estimate e, const SearchProgress& proven) {
   if (proven.margin.lower > proven.margin.upper) return e;  // nothing proven yet
   e.value = std::clamp(e.value, proven.margin.lower, proven.margin.upper);
   for (MoveEstimate& m : e.moves)
-    for (const MoveBounds& b : proven.moves)
-      if (b.pit == m.pit) m.value = std::clamp(m.value, b.bounds.lower, b.bounds.upper);
+    for (const MoveMargin& b : proven.moves)
+      if (b.pit == m.pit) m.value = std::clamp(m.value, b.margin.lower, b.margin.upper);
   return e;
 }
 

@@ -87,7 +87,7 @@ FairOutcome answer(const FairQuery& q, int threads) {
   s.table_bytes = q.table_bytes;
   s.stop = q.stop;
   s.exact = q.exact;
-  s.settled = [&](size_t i) {
+  s.on_settled = [&](size_t i) {
     if (log) log->record(o.candidates[i]);
     ++now.settled;
     now.fair += o.candidates[i].fair();

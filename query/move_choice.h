@@ -21,7 +21,8 @@ struct MoveChoice {
   int value = 0;        // proven: the final margin for the mover; else the heuristic's estimate
   Source source = Source::kHeuristic;  // kDatabase, kSearch or kHeuristic
   int depth = 0;                       // heuristic: plies looked ahead
-  std::optional<int> best = std::nullopt;  // a weaker level's move: the value (or estimate) of the best one
+  std::optional<int> best =
+      std::nullopt;  // a weaker level's move: the value (or estimate) of the best one
 };
 
 // Called as the choice improves: the heuristic's move, then the proven one.

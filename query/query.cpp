@@ -93,7 +93,9 @@ Outcome answer(const Query& q, const StopFlag* stop) {
   if (q.ask == Ask::kMove) {
     o.move = q.level && q.level->weaker() ? level_move(q, stop) : move_of(q, stop);
     o.source = o.move->source;
-    o.margin = {o.move->value, o.move->value};  // unless proven, the heuristic's estimate
+    // What is proven of the position: its value with a proven move, else only what its seeds
+    // allow (the move's estimate stays in o.move).
+    o.margin = o.move->proven ? Bounds{o.move->value, o.move->value} : margin_bounds(q.position);
   } else if (!(value && from_tables(q, o))) {
     search(q, stop, o);
   }

@@ -72,21 +72,21 @@ FairSummary summarize(const std::vector<FairCandidate>& candidates, int m, bool 
   std::map<int, std::pair<std::string, size_t>> by_value;  // ordered by the value
   FairSummary out;
   for (const FairCandidate& c : candidates) {
-    if (!settled(c, exact)) continue;
+    if (!is_settled(c, exact)) continue;
     ++out.settled;
-    const int order = exact ? c.value.lower : c.fair() ? 0 : c.value.lower > 0 ? 1 : -1;
+    const int order = exact ? c.margin.lower : c.fair() ? 0 : c.margin.lower > 0 ? 1 : -1;
     auto& [key, count] = by_value[order];
     key = exact ? signed_number(order) : order == 0 ? "0" : order > 0 ? ">0" : "<0";
     ++count;
     if (c.fair()) out.fair.push_back(format_absolute(c.position, m));
-    if (c.value.upper < 0) out.below.push_back(format_absolute(c.position, m));
+    if (c.margin.upper < 0) out.below.push_back(format_absolute(c.position, m));
   }
   for (const auto& [order, value] : by_value) out.values.push_back(value);
   return out;
 }
 
-bool settled(const FairCandidate& c, bool exact) {
-  return exact ? c.value.exact() : c.sign_known();
+bool is_settled(const FairCandidate& c, bool exact) {
+  return exact ? c.margin.exact() : c.sign_known();
 }
 
 namespace {
@@ -110,7 +110,7 @@ size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candid
   };
   size_t next = 0, in_flight = 0;
   const auto submit = [&](size_t i) {
-    const int beta = next_beta(candidates[i].value) - stores(i);
+    const int beta = next_beta(candidates[i].margin) - stores(i);
     pool.submit({i + 1, candidates[i].position.board, beta});
     ++in_flight;
   };
@@ -119,16 +119,16 @@ size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candid
   // the table still holds its tree.
   for (;;) {
     for (; next < candidates.size() && in_flight < size_t(2 * slots) && !stopped(); ++next)
-      if (!settled(candidates[next], s.exact)) submit(next);
+      if (!is_settled(candidates[next], s.exact)) submit(next);
     if (in_flight == 0) break;
     for (const LeafAnswer& a : pool.answers(0.25)) {
       --in_flight;
       const size_t i = a.id - 1;
-      Bounds& v = candidates[i].value;  // the answer's bounds are on V; the margin adds stores
+      Bounds& v = candidates[i].margin;  // the answer's bounds are on V; the margin adds stores
       v.lower = std::max(v.lower, a.lower + stores(i));
       v.upper = std::min(v.upper, a.upper + stores(i));
-      if (settled(candidates[i], s.exact)) {
-        if (s.settled) s.settled(i);
+      if (is_settled(candidates[i], s.exact)) {
+        if (s.on_settled) s.on_settled(i);
       } else if (!stopped()) {
         submit(i);
       }
@@ -136,7 +136,7 @@ size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candid
   }
   return static_cast<size_t>(
       std::count_if(candidates.begin(), candidates.end(),
-                    [&](const FairCandidate& c) { return settled(c, s.exact); }));
+                    [&](const FairCandidate& c) { return is_settled(c, s.exact); }));
 }
 
 }  // namespace kalah

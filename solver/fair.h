@@ -17,13 +17,13 @@ namespace kalah {
 struct FairCandidate {
   Position position;  // South, the first player, to move
   int moved = 0;      // seeds moved from the start: 1..K
-  // What is proven of its value (the final margin for South under perfect play): nothing yet
+  // What is proven of its final margin for South under perfect play: nothing yet
   // (margin_bounds), its sign, or the exact value.
-  Bounds value;
+  Bounds margin;
 
-  bool fair() const { return value.lower == 0 && value.upper == 0; }
-  // Whether the sign is settled: fair, below 0 (North wins) or above (South wins).
-  bool sign_known() const { return value.lower > 0 || value.upper < 0 || fair(); }
+  bool fair() const { return margin.lower == 0 && margin.upper == 0; }
+  // Whether the sign is known: fair, below 0 (North wins) or above (South wins).
+  bool sign_known() const { return margin.lower > 0 || margin.upper < 0 || fair(); }
 };
 
 // Every distinct position reachable from the start of Kalah(m, seeds) by moving 1..moved seeds,
@@ -53,13 +53,14 @@ struct FairSearch {
   // null-window tests ("is it at least 1?", then "at least 0?"), far cheaper.
   bool exact = false;
   // Called on the calling thread as each candidate is settled, with its index.
-  std::function<void(size_t index)> settled;
+  std::function<void(size_t index)> on_settled;
 };
 
 // Settles every candidate not settled yet (a checkpoint's are skipped), on s.threads threads
 // sharing one transposition table, candidates taken in order. A stop leaves the rest as they
 // were; returns how many are settled in all.
 size_t settle_candidates(const FairSearch& s, std::vector<FairCandidate>& candidates);
-bool settled(const FairCandidate& c, bool exact);
+// Whether c is settled: its exact margin known (exact), else its sign.
+bool is_settled(const FairCandidate& c, bool exact);
 
 }  // namespace kalah

@@ -24,12 +24,17 @@ namespace kalah {
 inline constexpr size_t kAnalysisTableBytes = size_t{32} << 20;
 inline constexpr size_t kSearchTableBytes = size_t{256} << 20;
 
-// Proven bounds on a root move's value (pit 0-based): final margins for the mover in progress
-// reports, the move's value with the stores left out in a SearchState (a state belongs to a
-// board).
+// Proven bounds on a root move's value with the stores left out (pit 0-based): V of the board,
+// as a SearchState keeps them (a state belongs to a board, whatever the stores).
 struct MoveBounds {
   int pit = 0;
   Bounds bounds;
+};
+// Proven bounds on a root move's final margin for the mover (pit 0-based), as progress reports
+// give them: MoveBounds plus the stores.
+struct MoveMargin {
+  int pit = 0;
+  Bounds margin;
 };
 
 // What a search has proven so far: the position's final margin, each legal move's (in pit
@@ -37,7 +42,7 @@ struct MoveBounds {
 struct SearchProgress {
   Bounds margin;
   int done = 0, total = 0;
-  std::vector<MoveBounds> moves;
+  std::vector<MoveMargin> moves;
   uint64_t nodes = 0;
 };
 // Called on the searching thread after each null-window test (no worker is in the table then).

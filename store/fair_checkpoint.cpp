@@ -43,12 +43,12 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
     const std::string body = text.substr(0, text.rfind(' '));
     const Bounds possible = c ? margin_bounds(c->position) : Bounds{};
     if (!c || lower > upper || lower < possible.lower || upper > possible.upper ||
-        std::max(lower, c->value.lower) > std::min(upper, c->value.upper) ||
+        std::max(lower, c->margin.lower) > std::min(upper, c->margin.upper) ||
         !key_.verify({header_, body}, mac)) {
       ++ignored;
       continue;
     }
-    c->value = {std::max(lower, c->value.lower), std::min(upper, c->value.upper)};
+    c->margin = {std::max(lower, c->margin.lower), std::min(upper, c->margin.upper)};
     ++resumed_;
     kept += text + "\n";
   }
@@ -67,8 +67,8 @@ FairCheckpoint::~FairCheckpoint() {
 }
 
 std::string FairCheckpoint::line(const FairCandidate& c) const {
-  const std::string body = format_absolute(c.position, m_) + " " + std::to_string(c.value.lower) +
-                           " " + std::to_string(c.value.upper);
+  const std::string body = format_absolute(c.position, m_) + " " + std::to_string(c.margin.lower) +
+                           " " + std::to_string(c.margin.upper);
   return body + " " + key_.mac({header_, body}) + "\n";
 }
 

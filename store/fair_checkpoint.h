@@ -8,8 +8,8 @@
 //   4,4,5,4,3,4,0,4,4,4,4,4,4,0,S 0 0 <mac>     absolute position, proven bounds on its margin
 //
 // Each line's <mac> is the keyed hash (store/keyed_hash.h) of the first line and of the line's
-// own text before it: a line written by someone without the user's key, edited, cut short or of another
-// run is ignored (and its candidate settled again), as are bounds no search could prove.
+// own text before it: a line written by someone without the user's key, edited, cut short or of
+// another run is ignored (and its candidate settled again), as are bounds no search could prove.
 #pragma once
 
 #include <cstdio>

@@ -156,7 +156,7 @@ TEST_F(Store, ForgedRecordsAreNeverBelieved) {
     EXPECT_EQ(again.margin.lower, 2);
   }
   std::ofstream(file) << body + "mac " + other.mac({body}) + "\n";
-  const test::Outcome cli =
+  const test::Ran cli =
       test::kalah("solve --pits 4 --seeds 4 --json --db " + dir_->str() + " 2>&1");
   EXPECT_EQ(cli.status, 0);
   EXPECT_NE(cli.out.find("\"value\": 2,"), std::string::npos) << cli.out;
@@ -276,7 +276,7 @@ TEST_F(Store, VerifyAuditsTheStore) {
   const uint8_t other_bytes[RecordKey::kBytes] = {5};
   std::ofstream(foreign) << body + "mac " + RecordKey(other_bytes).mac({body}) + "\n";
 
-  const test::Outcome o = test::kalah("verify --pits 4 --answers --json --db " + dir_->str());
+  const test::Ran o = test::kalah("verify --pits 4 --answers --json --db " + dir_->str());
   EXPECT_EQ(o.status, 1) << o.out;
   for (const char* expected :
        {"\"records\": 4", "\"by_search\": 2", "\"unchecked\": 0",
@@ -306,7 +306,7 @@ TEST_F(Store, OffByEnvironmentAndFlag) {
             0);
   EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));
   // The first answer kept says where it goes.
-  const test::Outcome first = test::kalah(solve);
+  const test::Ran first = test::kalah(solve);
   EXPECT_NE(first.out.find("\"source\": \"search\""), std::string::npos);
   EXPECT_NE(first.out.find("answers are kept in " + dir_->str() + "/answers/"), std::string::npos)
       << first.out;

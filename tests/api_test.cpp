@@ -121,7 +121,7 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
         EXPECT_TRUE(full.exact);
         EXPECT_EQ(full.lower, expected);
         const api::Analysis value =
-            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .value_only = true});
+            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .ask = api::Question::value});
         EXPECT_EQ(value.value, expected) << text;
         EXPECT_TRUE(value.moves.empty());
       }
@@ -131,7 +131,7 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
       const std::vector<Opening> first = openings(r, p);
       for (int threads : {1, 2}) {
         const api::Analysis pie =
-            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .pie = true});
+            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .ask = api::Question::pie});
         ASSERT_EQ(pie.openings.size(), first.size()) << text;
         int best = -1000;
         for (size_t k = 0; k < first.size(); ++k) {
@@ -148,17 +148,14 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
     }
   }
   const api::Rules big{6, "standard", "immediate", "owner"};
-  for (bool value_only : {false, true}) {
-    const api::Analysis a = api::solve(big, 6, nullptr, nullptr,
-                                       {.value_only = value_only, .timeout = 0.2});
+  for (const api::Question ask : {api::Question::analysis, api::Question::value}) {
+    const api::Analysis a = api::solve(big, 6, nullptr, nullptr, {.ask = ask, .timeout = 0.2});
     EXPECT_FALSE(a.exact);
     EXPECT_EQ(a.stopped, "deadline");
     EXPECT_EQ(a.source, "bounds");
     EXPECT_LE(a.lower, a.upper);
     EXPECT_NE(a.json.find("\"interrupted\": true"), std::string::npos) << a.json;
   }
-  EXPECT_THROW(api::solve(big, 4, nullptr, nullptr, {.value_only = true, .pie = true}),
-               std::invalid_argument);
   EXPECT_THROW(api::solve(big, 4, nullptr, nullptr, {.timeout = -1}), std::invalid_argument);
   EXPECT_THROW(api::solve(big, 4, nullptr, nullptr, {.threads = -1}), std::invalid_argument);
 }
@@ -195,7 +192,7 @@ TEST_F(Api, PositionPlaysAsTheAnalysisSays) {
   const api::Rules empty4{4, "empty", "immediate", "owner"};
   for (const char* text : {"1,0,2,0/0,1,1,0/3,4", "0,2,0,1/1,0,0,3/0,1", "2,1,0,0/0,0,1,3/5,2"}) {
     EXPECT_EQ(db.probe(api::Position::parse(text, empty4)), db.probe(text)) << text;
-    const api::Analysis a = db.analyse(text, nullptr, {.value_only = true});
+    const api::Analysis a = db.analyse(text, nullptr, {.ask = api::Question::value});
     EXPECT_EQ(a.value, *db.probe(text)) << text;
     EXPECT_EQ(a.source, "database");
   }

@@ -212,7 +212,7 @@ TEST(Checkpoint, ForgedImpossibleAndOversizedCheckpointsAreRefused) {
   }
   std::ofstream(checkpoint_path(dir.str(), r, b), std::ios::binary | std::ios::trunc)
       << head + "mac " + std::string(64, '0') + "\nend\n" + frame;
-  const test::Outcome solve =
+  const test::Ran solve =
       test::kalah("solve --pits 4 --seeds 3 --no-db --json --checkpoint " + dir.str() + " 2>&1");
   EXPECT_EQ(solve.status, 0) << solve.out;
   EXPECT_NE(solve.out.find("ignoring"), std::string::npos) << solve.out;
@@ -232,7 +232,7 @@ std::string answer_until(const std::string& out, const std::string& field) {
 TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   test::TempDir dir;
   const std::string game = "solve --pits 5 --seeds 4 --capture empty --no-db --threads 1 --json";
-  const test::Outcome reference = test::kalah(game);
+  const test::Ran reference = test::kalah(game);
   ASSERT_EQ(reference.status, 0) << reference.out;
 
   const std::vector<std::string> args{"solve",   "--pits",    "5",         "--seeds", "4",
@@ -261,7 +261,7 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
         << stopped.output();
   }
 
-  const test::Outcome resumed = test::kalah(game + " --checkpoint " + dir.str("ck"));
+  const test::Ran resumed = test::kalah(game + " --checkpoint " + dir.str("ck"));
   ASSERT_EQ(resumed.status, 0) << resumed.out;
   EXPECT_NE(resumed.out.find("resuming from"), std::string::npos) << resumed.out;
   // The answer line: the same but for nodes and time.
@@ -286,12 +286,12 @@ TEST(Checkpoint, ThePieRuleResumesFromItsAnalyses) {
                          std::filesystem::directory_iterator{});
   };
   ASSERT_EQ(files(), 1);
-  const test::Outcome first = test::kalah(game + " --pie");
+  const test::Ran first = test::kalah(game + " --pie");
   ASSERT_EQ(first.status, 0) << first.out;
   EXPECT_NE(first.out.find("resuming from"), std::string::npos) << first.out;
   const auto analyses = files();
   EXPECT_GT(analyses, 1);  // Kalah(4,3) has extra turns in its first turn
-  const test::Outcome again = test::kalah(game + " --pie");
+  const test::Ran again = test::kalah(game + " --pie");
   ASSERT_EQ(again.status, 0) << again.out;
   size_t resumed = 0;
   for (size_t at = 0; (at = again.out.find("resuming from", at)) != std::string::npos; ++at)
@@ -308,12 +308,12 @@ TEST(Checkpoint, ThePieRulesValueResumesFromItsSearches) {
   test::TempDir dir;
   const std::string game =
       "solve --pits 5 --seeds 3 --no-db --json --pie --value-only --checkpoint " + dir.str("ck");
-  const test::Outcome first = test::kalah(game);
+  const test::Ran first = test::kalah(game);
   ASSERT_EQ(first.status, 0) << first.out;
   const auto searched = std::distance(std::filesystem::directory_iterator(dir.str("ck")),
                                       std::filesystem::directory_iterator{});
   EXPECT_GT(searched, 1);
-  const test::Outcome again = test::kalah(game);
+  const test::Ran again = test::kalah(game);
   ASSERT_EQ(again.status, 0) << again.out;
   size_t resumed = 0;
   for (size_t at = 0; (at = again.out.find("resuming from", at)) != std::string::npos; ++at)

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <regex>
 #include <string>
 
 #include "tests/test_util.h"
@@ -17,13 +18,13 @@
 namespace {
 
 using kalah::test::kalah;
-using kalah::test::Outcome;
+using kalah::test::Ran;
 using kalah::test::shell;
 namespace fs = std::filesystem;
 namespace test = kalah::test;
 
 TEST(Cli, SolveJsonGivesThePublishedValue) {
-  const Outcome r = kalah("solve --pits 3 --seeds 3 --capture empty --json");
+  const Ran r = kalah("solve --pits 3 --seeds 3 --capture empty --json");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\"value\": 2,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"result\": \"win\""), std::string::npos) << r.out;
@@ -35,7 +36,7 @@ TEST(Cli, SolveJsonGivesThePublishedValue) {
 }
 
 TEST(Cli, SolveTextShowsBoardMovesAndLine) {
-  const Outcome r = kalah("solve --pits 4 --seeds 2");
+  const Ran r = kalah("solve --pits 4 --seeds 2");
   EXPECT_EQ(r.status, 0) << r.out;
   for (const char* s :
        {"Kalah(4,2)", "South to move", "value: ", "moves", "pit 4", "best line:", "nodes:"})
@@ -43,8 +44,8 @@ TEST(Cli, SolveTextShowsBoardMovesAndLine) {
 }
 
 TEST(Cli, PositionsInBothFormsAgree) {
-  const Outcome rel = kalah("solve 0,3,1/2,0,0/10,9 --json");
-  const Outcome abs = kalah("solve --position 2,0,0,9,0,3,1,10,N --json");
+  const Ran rel = kalah("solve 0,3,1/2,0,0/10,9 --json");
+  const Ran abs = kalah("solve --position 2,0,0,9,0,3,1,10,N --json");
   ASSERT_EQ(rel.status, 0) << rel.out;
   ASSERT_EQ(abs.status, 0) << abs.out;
   const auto value = [](const std::string& out) {
@@ -56,17 +57,17 @@ TEST(Cli, PositionsInBothFormsAgree) {
 
 TEST(Cli, MovesPlayAGameRecordFirst) {
   // Kalah(4,3)'s best line begins S:2-3 N:2; the record's end is solve's position.
-  const Outcome after = kalah("solve --pits 4 --seeds 3 --no-db --json --moves 'S:2-3 N:2'");
-  const Outcome same = kalah("solve 4,0,0,5/4,0,4,4/2,1 --no-db --json");
+  const Ran after = kalah("solve --pits 4 --seeds 3 --no-db --json --moves 'S:2-3 N:2'");
+  const Ran same = kalah("solve 4,0,0,5/4,0,4,4/2,1 --no-db --json");
   ASSERT_EQ(after.status, 0) << after.out;
   ASSERT_EQ(same.status, 0) << same.out;
   const auto answer = [](const std::string& out) { return out.substr(0, out.find("\"nodes\"")); };
   EXPECT_EQ(answer(after.out), answer(same.out));
-  const Outcome query = kalah("query --db /nonexistent --moves 'S:3' 1,2/3,4");
+  const Ran query = kalah("query --db /nonexistent --moves 'S:3' 1,2/3,4");
   EXPECT_EQ(query.status, 2);
   EXPECT_NE(query.out.find("game record, turn 1 (S:3): '3' is not a pit number 1..2"), std::string::npos)
       << query.out;
-  const Outcome late = kalah("solve --pits 4 --seeds 3 --no-db --moves 'S:2 N:1'");
+  const Ran late = kalah("solve --pits 4 --seeds 3 --no-db --moves 'S:2 N:1'");
   EXPECT_EQ(late.status, 2);
   EXPECT_EQ(late.out,
             "kalah solve: game record, turn 2 (N:1), pit 1: South is to move, not North\n");
@@ -79,24 +80,24 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
         "solve --seeds 2 --capture sometimes", "solve --seeds 2 --end never",
         "solve --seeds 2 --remainder split", "solve --seeds 2 --bogus", "solve --seeds x",
         "solve --seeds 2 --tt-mb 0", "frobnicate"}) {
-    const Outcome r = kalah(args);
+    const Ran r = kalah(args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << ": not one line: " << r.out;
   }
 }
 
 TEST(Cli, HelpTeaches) {
-  const Outcome top = kalah("help");
+  const Ran top = kalah("help");
   EXPECT_EQ(top.status, 0);
   EXPECT_NE(top.out.find("solve"), std::string::npos);
-  const Outcome solve = kalah("solve --help");
+  const Ran solve = kalah("solve --help");
   EXPECT_EQ(solve.status, 0);
   for (const char* s :
        {"--capture", "--end", "--remainder", "--pits", "--seeds", "--json", "examples"})
     EXPECT_NE(solve.out.find(s), std::string::npos) << s;
   EXPECT_EQ(kalah("help solve").out, solve.out);
   // kalah alone: a one-line usage naming every command that help lists.
-  const Outcome bare = kalah("");
+  const Ran bare = kalah("");
   EXPECT_EQ(bare.status, 2);
   for (const char* command : {"solve", "build", "query", "info", "verify", "bench", "serve"}) {
     // string + char*, not char* + string: gcc 12 warns (-Wrestrict) about the insert at 0 that
@@ -116,7 +117,7 @@ class CliDatabase : public ::testing::Test {
   static void SetUpTestSuite() {
     temp_ = std::make_unique<test::TempDir>();
     dir_ = std::make_unique<std::string>(temp_->str());
-    const Outcome b = kalah("build --db " + *dir_ + " --pits 4 --max-seeds 10");
+    const Ran b = kalah("build --db " + *dir_ + " --pits 4 --max-seeds 10");
     ASSERT_EQ(b.status, 0) << b.out;
   }
   static void TearDownTestSuite() {
@@ -136,8 +137,8 @@ class CliDatabase : public ::testing::Test {
 TEST_F(CliDatabase, QueryAgreesWithSolve) {
   for (const char* pos : {"3,0,2,1/0,2,1,1/4,5", "1,1,1,1/1,1,1,1", "0,0,5,0/2,0,0,3/1,1",
                           "2,0,0,0/0,0,0,1", "0,0,0,0/1,2,0,0/3,3", "4,0,0,4/0,1,1,0"}) {
-    const Outcome q = kalah("query --db " + *dir_ + " --json " + pos);
-    const Outcome s = kalah("solve --json " + std::string(pos));
+    const Ran q = kalah("query --db " + *dir_ + " --json " + pos);
+    const Ran s = kalah("solve --json " + std::string(pos));
     ASSERT_EQ(q.status, 0) << q.out;
     ASSERT_EQ(s.status, 0) << s.out;
     EXPECT_NE(field(q.out, "value"), "") << q.out;
@@ -149,11 +150,11 @@ TEST_F(CliDatabase, QueryAgreesWithSolve) {
 TEST_F(CliDatabase, QueryRefusesWhatItCannotAnswer) {
   EXPECT_EQ(kalah("query --db " + *dir_ + " 1,2,3/4,5").status, 2);
   EXPECT_EQ(kalah("query --db " + *dir_ + " 9,9,9,9/1,1,1,1").status, 2);  // above the top layer
-  const Outcome searched = kalah("query --db " + *dir_ + " --search --json 9,9,9,9/1,1,1,1");
+  const Ran searched = kalah("query --db " + *dir_ + " --search --json 9,9,9,9/1,1,1,1");
   EXPECT_EQ(searched.status, 0) << searched.out;
   EXPECT_NE(searched.out.find("\"source\": \"search\""), std::string::npos);
   EXPECT_EQ(kalah("query --db /nonexistent/dir 1,1/1,1").status, 2);
-  const Outcome batch =
+  const Ran batch =
       kalah("query --db " + *dir_ + " --json --keep-going 1,1,1,1/1,1,1,1 x,1 2,2,1,1/1,1,1,1");
   EXPECT_EQ(batch.status, 2);
   EXPECT_NE(batch.out.find("\"command\": \"query\", \"input\": \"x,1\", \"error\": "),
@@ -170,7 +171,7 @@ TEST_F(CliDatabase, MissingRulesAreAUsageErrorThatListsTheDirectory) {
        {"query --db " + *dir_ + " --capture empty 1,1,1,1/1,1,1,1",
         "solve --db " + *dir_ + " --capture empty --pits 4 --seeds 1",
         "info --db " + *dir_ + " --capture empty", "verify --db " + *dir_ + " --capture empty"}) {
-    const Outcome o = kalah(command);
+    const Ran o = kalah(command);
     EXPECT_EQ(o.status, 2) << command;
     EXPECT_NE(o.out.find("it holds m=4 capture=standard"), std::string::npos)
         << command << ": " << o.out;
@@ -185,7 +186,7 @@ TEST(Cli, AMissingDatabaseDirectoryIsInputEverywhere) {
        {"query --db " + missing + " 1,1,1,1/1,1,1,1", "info --db " + missing,
         "verify --db " + missing, "serve --port 0 --db " + missing,
         "solve --pits 4 --seeds 1 --db " + missing}) {
-    const Outcome o = kalah(command);
+    const Ran o = kalah(command);
     EXPECT_EQ(o.status, 2) << command << ": " << o.out;
     EXPECT_NE(o.out.find(missing), std::string::npos) << command << ": " << o.out;
     EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << command << ": " << o.out;
@@ -193,10 +194,10 @@ TEST(Cli, AMissingDatabaseDirectoryIsInputEverywhere) {
 }
 
 TEST_F(CliDatabase, InfoAndVerify) {
-  const Outcome info = kalah("info --db " + *dir_);
+  const Ran info = kalah("info --db " + *dir_);
   EXPECT_EQ(info.status, 0) << info.out;
   EXPECT_NE(info.out.find("layers 1..10"), std::string::npos) << info.out;
-  const Outcome verify = kalah("verify --db " + *dir_ + " --full");
+  const Ran verify = kalah("verify --db " + *dir_ + " --full");
   EXPECT_EQ(verify.status, 0) << verify.out;
   EXPECT_NE(verify.out.find("verify: ok"), std::string::npos) << verify.out;
 }
@@ -216,7 +217,7 @@ TEST_F(CliDatabase, VerifyNamesADamagedFile) {
     f.seekp(200);
     f.put(c);
   }
-  const Outcome verify = kalah("verify --db " + copy);
+  const Ran verify = kalah("verify --db " + copy);
   EXPECT_EQ(verify.status, 1) << verify.out;
   EXPECT_NE(verify.out.find("s8.kdb"), std::string::npos) << verify.out;
   EXPECT_EQ(kalah("query --db " + copy + " 1,1,1,1/1,1,1,1").status, 1);
@@ -231,7 +232,7 @@ TEST(Cli, InfoListsEveryOtherFile) {
   EXPECT_EQ(kalah("info --db " + dir.str()).out.find("other files"), std::string::npos);
   std::ofstream(dir.str("notes.txt")) << "mine";
   std::ofstream(dir.str("decoded/kalah-m4-standard-immediate-owner-s3.values.tmp.7")) << "half";
-  const Outcome info = kalah("info --db " + dir.str());
+  const Ran info = kalah("info --db " + dir.str());
   EXPECT_EQ(info.status, 0) << info.out;
   EXPECT_NE(info.out.find("other files in " + dir.str() +
                           ": 2 (8.0 B): "
@@ -241,7 +242,7 @@ TEST(Cli, InfoListsEveryOtherFile) {
 }
 
 TEST(Cli, BuildRefusesTooLittleMemory) {
-  const Outcome b = kalah("build --db /tmp/kalah-never-built --max-seeds 30 --memory 1");
+  const Ran b = kalah("build --db /tmp/kalah-never-built --max-seeds 30 --memory 1");
   EXPECT_EQ(b.status, 1) << b.out;
   EXPECT_NE(b.out.find("the memory limit is 1.0 GiB"), std::string::npos) << b.out;
   EXPECT_EQ(kalah("build --db /tmp/kalah-never-built --max-seeds 0").status, 2);
@@ -260,7 +261,7 @@ TEST(Cli, DefaultDatabaseDirectory) {
   EXPECT_EQ(run(kalah_db, "query 1,0,1,0/1,1,0,0").status, 0);
   EXPECT_EQ(run(kalah_db, "info --pits 4").status, 0);
   EXPECT_EQ(run(kalah_db, "verify").status, 0);
-  const Outcome solved = run(kalah_db, "solve 1,0,1,0/1,1,0,0");  // in the database
+  const Ran solved = run(kalah_db, "solve 1,0,1,0/1,1,0,0");  // in the database
   EXPECT_NE(solved.out.find("database: " + home.str("db") + ", layers 1..6"), std::string::npos)
       << solved.out;
   EXPECT_EQ(run(kalah_db, "solve --no-db 1,1,1,1/1,1,1,1").out.find("database:"),
@@ -278,7 +279,7 @@ TEST(Cli, DefaultDatabaseDirectory) {
   EXPECT_NE(run("HOME=" + home.str() + " XDG_CACHE_HOME=relative", "query --help")
                 .out.find(home.str(".cache/kalah/db")),
             std::string::npos);
-  const Outcome no_home = run("-u HOME", "query --help");
+  const Ran no_home = run("-u HOME", "query --help");
   EXPECT_EQ(no_home.out.find("(=/.cache"), std::string::npos) << no_home.out;
   EXPECT_NE(no_home.out.find(std::string("(=") + ::getpwuid(::getuid())->pw_dir + "/.cache/"),
             std::string::npos)
@@ -302,19 +303,49 @@ TEST(Cli, InterruptPrintsTheProvenBounds) {
 }
 
 TEST(Cli, ValueOnlyGivesThePublishedValue) {
-  const Outcome r = kalah("solve --pits 4 --seeds 4 --capture empty --value-only --json");
+  const Ran r = kalah("solve --pits 4 --seeds 4 --capture empty --value-only --json");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\"value\": 2,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"value_only\": true"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"moves\""), std::string::npos) << r.out;
 }
 
-TEST(Cli, PieRule) {
-  const Outcome r = kalah("solve --pits 3 --seeds 2 --pie --json");
-  EXPECT_EQ(r.status, 0) << r.out;
+// Each opening's value is that of the position after it (solved without the pie rule, for the
+// first player), the opponent swaps exactly when it is above 0, and the pie rule's value is the
+// best opening's -|value|.
+TEST(Cli, PieRuleValuesEqualThePositionsAfterEachOpening) {
+  const std::string game = "solve --pits 3 --seeds 2";
+  const Ran r = kalah(game + " --pie --json");
+  ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\"pie\": true"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"best_opening\": \""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"swap\": true"), std::string::npos) << r.out;
+  const std::regex opening(
+      "\\{\"turn\": \"([0-9-]+)\", \"value\": (-?[0-9]+), \"swap\": (true|false), "
+      "\"value_with_pie\": (-?[0-9]+)\\}");
+  const std::regex value("\"value\": (-?[0-9]+),");
+  const std::regex best_opening("\"best_opening\": \"([0-9-]+)\"");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, value)) << r.out;
+  const int pie_value = std::stoi(m[1]);
+  ASSERT_TRUE(std::regex_search(r.out, m, best_opening)) << r.out;
+  const std::string best = m[1];
+  int openings = 0, best_with_pie = -1000;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), opening);
+       it != std::sregex_iterator(); ++it, ++openings) {
+    const std::string turn = (*it)[1];
+    const int v = std::stoi((*it)[2]), with_pie = std::stoi((*it)[4]);
+    const Ran after = kalah(game + " --moves 'S:" + turn + "' --json");
+    ASSERT_EQ(after.status, 0) << after.out;
+    std::smatch a;
+    ASSERT_TRUE(std::regex_search(after.out, a, value)) << after.out;
+    const bool north = after.out.find("\"to_move\": \"North\"") != std::string::npos;
+    EXPECT_EQ(v, north ? -std::stoi(a[1]) : std::stoi(a[1])) << turn;
+    EXPECT_EQ((*it)[3] == "true", v > 0) << turn;
+    EXPECT_EQ(with_pie, -std::abs(v)) << turn;
+    if (turn == best) EXPECT_EQ(with_pie, pie_value);
+    best_with_pie = std::max(best_with_pie, with_pie);
+  }
+  EXPECT_EQ(openings, 4) << r.out;  // pits 1, 2-1, 2-3 and 3 (2 ends in the store)
+  EXPECT_EQ(pie_value, best_with_pie);
 }
 
 // The pie rule's value alone: the full pie rule's value, whatever the threads; the openings
@@ -327,10 +358,10 @@ TEST(Cli, PieRuleValueOnly) {
     return found;
   };
   const std::string game = "solve --pits 5 --seeds 3 --no-db --json --pie";
-  const Outcome full = kalah(game);
+  const Ran full = kalah(game);
   ASSERT_EQ(full.status, 0) << full.out;
   for (const char* threads : {"1", "2", "8"}) {
-    const Outcome quick = kalah(game + " --value-only --threads " + threads);
+    const Ran quick = kalah(game + " --value-only --threads " + threads);
     ASSERT_EQ(quick.status, 0) << quick.out;
     EXPECT_EQ(field(quick.out, "\"value\": "), field(full.out, "\"value\": ")) << quick.out;
     EXPECT_NE(quick.out.find("\"best_opening\": \""), std::string::npos) << quick.out;

@@ -175,8 +175,8 @@ TEST(DecodedCopies, TheCommandLineAnswersRightOverDamagedCopies) {
   const Rules rules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
   test::build(dir.str(), rules, 14);
   const auto answers = [&] {
-    const test::Outcome solve = test::kalah("solve --db " + dir.str() + " --pits 4 --seeds 3");
-    const test::Outcome query =
+    const test::Ran solve = test::kalah("solve --db " + dir.str() + " --pits 4 --seeds 3");
+    const test::Ran query =
         test::kalah("query --search --db " + dir.str() + " 4,3,0,0/0,0,3,4/0,0");
     EXPECT_EQ(solve.status, 0) << solve.out;
     EXPECT_EQ(query.status, 0) << query.out;
@@ -254,7 +254,7 @@ TEST(DecodedCopies, AnInterruptedSearchLeavesNothingBehind) {
   const std::string left =
       decoded + "/kalah-m6-standard-immediate-owner-s15.values.tmp." + std::to_string(gone);
   std::ofstream(left) << "half a copy";
-  const test::Outcome solved = test::kalah("solve --db " + dir.str() + " --seeds 2");
+  const test::Ran solved = test::kalah("solve --db " + dir.str() + " --seeds 2");
   EXPECT_EQ(solved.status, 0) << solved.out;
   EXPECT_EQ(stray(), none);
 }

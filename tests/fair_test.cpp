@@ -89,10 +89,10 @@ TEST(Fair, CandidatesAndFairSetsEqualABruteForce) {
               const std::vector<int> b = bins(c.position, m);
               const int expected = b[m] - b[2 * m + 1] + oracle.value(c.position.board);
               if (exact) {
-                ASSERT_EQ(c.value.lower, expected) << format_absolute(c.position, m);
+                ASSERT_EQ(c.margin.lower, expected) << format_absolute(c.position, m);
               }
-              ASSERT_LE(c.value.lower, expected) << format_absolute(c.position, m);
-              ASSERT_GE(c.value.upper, expected) << format_absolute(c.position, m);
+              ASSERT_LE(c.margin.lower, expected) << format_absolute(c.position, m);
+              ASSERT_GE(c.margin.upper, expected) << format_absolute(c.position, m);
               ASSERT_EQ(c.fair(), expected == 0) << format_absolute(c.position, m);
             }
           }
@@ -122,7 +122,7 @@ std::pair<std::vector<FairCandidate>, size_t> run_logged(const std::string& dir,
   s.table_bytes = size_t{16} << 20;
   s.stop = &stop;
   size_t settled_now = 0;
-  s.settled = [&](size_t i) {
+  s.on_settled = [&](size_t i) {
     log.record(candidates[i]);
     if (++settled_now == stop_after) stop.raise();
   };
@@ -148,7 +148,7 @@ TEST(Fair, ACheckpointResumesToTheSameTable) {
   for (size_t i = 0; i < whole.size(); ++i) {
     EXPECT_TRUE(resumed[i].sign_known());
     EXPECT_EQ(resumed[i].fair(), whole[i].fair()) << i;
-    EXPECT_EQ(resumed[i].value.lower > 0, whole[i].value.lower > 0) << i;
+    EXPECT_EQ(resumed[i].margin.lower > 0, whole[i].margin.lower > 0) << i;
   }
   // Another key's log (a forgery) is not believed: every candidate is settled again.
   const uint8_t other_bytes[RecordKey::kBytes] = {8};

@@ -126,7 +126,7 @@ TEST(LeanMode, AnAddressSpaceLimitMakesTheDefaultBuildLean) {
   const Rules rules{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
   test::TempDir normal, limited;
   test::build(normal.str(), rules, 18);  // 128 MiB raw at layer 18
-  const test::Outcome built =
+  const test::Ran built =
       test::shell("ulimit -v 250000 && " + std::string(KALAH_EXE) +
                   " build --max-seeds 18 --threads 2 --db " + limited.str());
   ASSERT_EQ(built.status, 0) << built.out;

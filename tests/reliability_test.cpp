@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::kalah;
-using test::Outcome;
+using test::Ran;
 
 constexpr Rules kRules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
 constexpr int kTop = 9;
@@ -79,7 +79,7 @@ TEST_F(Reliability, ForgedHeaderFieldsAreRefusedByEveryCommandAndLeftAlone) {
     for (const std::string& command :
          {"query " + db() + " 1,1,1,1/1,1,1,1", "solve --pits 4 --seeds 2 " + db(), "info " + db(),
           "verify " + db(), "build --pits 4 " + db() + " --max-seeds 10"}) {
-      const Outcome r = kalah(command);
+      const Ran r = kalah(command);
       EXPECT_EQ(r.status, 1) << f.field << ": " << command << "\n" << r.out;
       EXPECT_NE(r.out.find("s7.kdb"), std::string::npos) << command << "\n" << r.out;
     }
@@ -98,7 +98,7 @@ TEST_F(Reliability, ImpossibleValuesAreNeverServed) {
   for (const std::string& command :
        {"solve --pits 4 --seeds 2 " + db(), "verify " + db(), "info " + db(),
         "build --pits 4 " + db() + " --max-seeds 10"}) {
-    const Outcome r = kalah(command);
+    const Ran r = kalah(command);
     EXPECT_EQ(r.status, 1) << command << "\n" << r.out;
     EXPECT_NE(r.out.find("code 200"), std::string::npos) << command << "\n" << r.out;
   }
@@ -109,7 +109,7 @@ TEST_F(Reliability, OneWriterPerDirectory) {
   const auto before = test::snapshot(dir_.str());
   {
     const DirectoryLock held(dir_.str());
-    const Outcome r = kalah("build --pits 4 " + db() + " --max-seeds 10");
+    const Ran r = kalah("build --pits 4 " + db() + " --max-seeds 10");
     EXPECT_EQ(r.status, 1) << r.out;
     EXPECT_NE(r.out.find("is being built by process " + std::to_string(::getpid())),
               std::string::npos)
@@ -126,7 +126,7 @@ TEST_F(Reliability, ResumeStopsAtFilesItCannotProveAreItsOwn) {
   const std::string original = test::read_file(path(5));
   // A newer format version (with a valid header checksum), and a directory in a file's place.
   write_file(path(5), forge(original, 8, 4, 2));
-  Outcome r = kalah("build --pits 4 " + db() + " --max-seeds 10");
+  Ran r = kalah("build --pits 4 " + db() + " --max-seeds 10");
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("format version 2"), std::string::npos) << r.out;
   EXPECT_EQ(test::read_file(path(5)), forge(original, 8, 4, 2)) << "the newer file was touched";
@@ -148,13 +148,13 @@ TEST_F(Reliability, ResumeStopsAtFilesItCannotProveAreItsOwn) {
 
 TEST_F(Reliability, StrayLayerNamesAreReportedAndNeverRead) {
   fs::copy_file(path(5), dir_.str("kalah-m4-standard-immediate-owner-s05.kdb"));
-  const Outcome info = kalah("info " + db());
+  const Ran info = kalah("info " + db());
   EXPECT_EQ(info.status, 0) << info.out;
   EXPECT_NE(info.out.find("ignoring"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("layers 1..9 (9 files)"), std::string::npos) << info.out;
   EXPECT_EQ(kalah("query " + db() + " 1,1,1,1/1,1,1,1").status, 0);
   fs::remove(path(5));
-  const Outcome gap = kalah("info " + db());
+  const Ran gap = kalah("info " + db());
   EXPECT_EQ(gap.status, 1) << gap.out;
   EXPECT_NE(gap.out.find("layers 5..5 missing"), std::string::npos) << gap.out;
 }
@@ -191,23 +191,23 @@ TEST_F(Reliability, BadNumericOptionsExitTwoOnEveryCommand) {
                                 "kgp --port 70000",
                                 "kgp --port -1",
                                 "kgp --time inf"}) {
-    const Outcome r = kalah(args);
+    const Ran r = kalah(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << ": not one line: " << r.out;
   }
 }
 
 TEST_F(Reliability, HugeOrOddInputIsEchoedShortOnOneLine) {
-  const Outcome huge = test::shell("head -c 20000000 /dev/zero | tr '\\0' 1 | " +
+  const Ran huge = test::shell("head -c 20000000 /dev/zero | tr '\\0' 1 | " +
                                    std::string(KALAH_EXE) + " query " + db());
   EXPECT_EQ(huge.status, 2);
   EXPECT_LT(huge.out.size(), 500u) << huge.out.substr(0, 500);
   EXPECT_EQ(huge.out.find('\n'), huge.out.size() - 1);
-  const Outcome commas = test::shell("head -c 4000000 /dev/zero | tr '\\0' , | " +
+  const Ran commas = test::shell("head -c 4000000 /dev/zero | tr '\\0' , | " +
                                      std::string(KALAH_EXE) + " query " + db());
   EXPECT_EQ(commas.status, 2);
   EXPECT_LT(commas.out.size(), 500u);
-  const Outcome odd = kalah("solve \"$(printf '1,2\\n3/4,\\001')\"");
+  const Ran odd = kalah("solve \"$(printf '1,2\\n3/4,\\001')\"");
   EXPECT_EQ(odd.status, 2) << odd.out;
   EXPECT_EQ(odd.out.find('\n'), odd.out.size() - 1) << odd.out;
   EXPECT_NE(odd.out.find("\\n"), std::string::npos) << odd.out;
@@ -245,14 +245,14 @@ TEST(Durability, AnUnreadableDefaultDirectoryIsANoteForSolve) {
   if (as_nobody.empty()) GTEST_SKIP() << "needs root, setpriv and an executable nobody can run";
   const test::TempDir dir;
   ::chmod(dir.str().c_str(), 0700);  // root's alone
-  const Outcome solved = test::shell(as_nobody + "env KALAH_DB=" + dir.str() + " " + KALAH_EXE +
+  const Ran solved = test::shell(as_nobody + "env KALAH_DB=" + dir.str() + " " + KALAH_EXE +
                                      " solve --pits 3 --seeds 2");
   EXPECT_EQ(solved.status, 0) << solved.out;
   EXPECT_NE(solved.out.find("note: not using the default database: " + dir.str()),
             std::string::npos)
       << solved.out;
   EXPECT_NE(solved.out.find("value: +4"), std::string::npos) << solved.out;
-  const Outcome given =
+  const Ran given =
       test::shell(as_nobody + KALAH_EXE + " solve --pits 3 --seeds 2 --db " + dir.str());
   EXPECT_EQ(given.status, 1) << given.out;
 }
@@ -266,16 +266,16 @@ TEST(Durability, ACompleteDatabaseNeedsNoWriteAccess) {
   const test::TempDir dir;
   ASSERT_EQ(kalah("build --pits 4 --max-seeds 6 --db " + dir.str()).status, 0);
   ::chmod(dir.str().c_str(), 0755);
-  const Outcome complete =
+  const Ran complete =
       test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 6 --db " + dir.str());
   EXPECT_EQ(complete.status, 0) << complete.out;
   EXPECT_NE(complete.out.find("nothing to build"), std::string::npos) << complete.out;
-  const Outcome more =
+  const Ran more =
       test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 7 --db " + dir.str());
   EXPECT_EQ(more.status, 1) << more.out;
   EXPECT_NE(more.out.find("cannot write there"), std::string::npos) << more.out;
   ::chmod(dir.str().c_str(), 0700);  // not even readable: one line naming the file
-  const Outcome unreadable =
+  const Ran unreadable =
       test::shell(as_nobody + KALAH_EXE + " build --pits 4 --max-seeds 6 --db " + dir.str());
   EXPECT_EQ(unreadable.status, 1) << unreadable.out;
   EXPECT_NE(unreadable.out.find("s1.kdb: cannot read: Permission denied"), std::string::npos)

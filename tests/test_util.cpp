@@ -136,7 +136,7 @@ int Process::wait(long* max_rss_kib) {
 
 namespace kalah::test {
 
-Outcome shell(const std::string& command) {
+Ran shell(const std::string& command) {
   const std::string cmd = "{ " + command + "; } 2>&1 </dev/null";
   FILE* f = popen(cmd.c_str(), "r");
   std::string out;
@@ -147,7 +147,7 @@ Outcome shell(const std::string& command) {
   return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
 }
 
-Outcome kalah(const std::string& args) {
+Ran kalah(const std::string& args) {
   return shell(std::string(KALAH_EXE) + " " + args);
 }
 

@@ -64,13 +64,14 @@ class Process {
 
 namespace kalah::test {
 
-struct Outcome {
+// What a command run gave: its exit status and output.
+struct Ran {
   int status;       // exit status, or 128 + the signal that ended it
   std::string out;  // standard output and error together
 };
 // Runs a shell command with no standard input unless the command gives one.
-Outcome shell(const std::string& command);
+Ran shell(const std::string& command);
 // Runs the kalah executable with the given arguments (a shell fragment).
-Outcome kalah(const std::string& args);
+Ran kalah(const std::string& args);
 
 }  // namespace kalah::test

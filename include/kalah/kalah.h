@@ -74,14 +74,20 @@ struct Progress {
   std::string json;             // this report as one line of JSON (docs/json.md, "progress")
 };
 
+// What solve() and analyse() find.
+enum class Question {
+  analysis,  // the value, every move's value and a best line
+  value,     // the value alone: no move values or line, far less work in big games
+  pie,       // the pie rule: after the mover's first turn the opponent may swap sides; every
+             // opening's value and the best one (Analysis::openings)
+};
+
 // How solve() and analyse() work.
 struct Options {
-  int threads = 0;          // worker threads of this call (a oneTBB arena); 0 = every core
-  bool value_only = false;  // the value alone: no move values or line, far less work in big games
-  double timeout = 0;       // seconds, 0 or infinity = none: when they run out the search stops
-                            // and the Analysis holds the bounds proven (exact = false)
-  bool pie = false;         // the pie rule: after the mover's first turn the opponent may swap
-                            // sides; every opening's value and the best one (Analysis::openings)
+  int threads = 0;  // worker threads of this call (a oneTBB arena); 0 = every core
+  Question ask = Question::analysis;  // what is found
+  double timeout = 0;  // seconds, 0 or infinity = none: when they run out the search stops and
+                       // the Analysis holds the bounds proven (exact = false)
   // Called as a search proves bounds and as its estimate improves, from kalah's threads, one
   // call at a time; it should return quickly. A search with progress or a timeout also runs the
   // heuristic search beside it (an estimate within 150 ms), whose last estimate a stopped

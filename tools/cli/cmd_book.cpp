@@ -66,8 +66,8 @@ std::vector<Entry> book_positions(const Rules& rules, const Position& start, int
     for (int pit = 0; pit < rules.pits; ++pit) {
       if (!out[i].position.board.pits[pit]) continue;
       const Position next = apply(rules, out[i].position, pit);
-      if (is_terminal(rules, next.board) || !seen.insert(format_absolute(next, rules.pits)).second ||
-          (keep && !keep(next)))
+      if (is_terminal(rules, next.board) ||
+          !seen.insert(format_absolute(next, rules.pits)).second || (keep && !keep(next)))
         continue;
       Entry e{next, out[i].ply + 1, out[i].record};
       record_ply(e.record, out[i].position.mover, pit);
@@ -137,20 +137,20 @@ void print_summary(const BookOptions& o, const Game& game, const BookCounts& n,
 }
 
 // The answer store the book is kept in; UsageError when it is off.
-AnswerStore& book_store(const Tablebase& tables) {
-  if (!tables.store)
+AnswerStore& book_store(const OpenedDatabase& database) {
+  if (!database.store)
     throw UsageError("the book is kept in the answer store, which is off (KALAH_STORE=off)");
-  return *tables.store;
+  return *database.store;
 }
 
 int build_book(const BookOptions& o, const Game& game) {
-  const Tablebase tables = open_tablebase(o.game.tables, game.rules);
-  if (!tables.db)
+  const OpenedDatabase database = open_database(o.game.database, game.rules);
+  if (!database.db)
     throw UsageError("no database of " + describe(game.rules) + " with " +
                      std::to_string(game.rules.pits) + " pits in " +
-                     (o.game.tables.db.empty() ? default_database_dir() : o.game.tables.db) +
+                     (o.game.database.db.empty() ? default_database_dir() : o.game.database.db) +
                      " to keep the book beside: build it first (kalah build)");
-  AnswerStore& store = book_store(tables);
+  AnswerStore& store = book_store(database);
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Entry> entries = book_positions(game.rules, game.position, o.plies);
   BookCounts n;
@@ -160,7 +160,7 @@ int build_book(const BookOptions& o, const Game& game) {
     const Entry& e = entries[i];
     const char* what;
     std::optional<StoredAnswer> s;
-    if (seeds(e.position.board) <= tables.db->max_seeds()) {
+    if (seeds(e.position.board) <= database.db->max_seeds()) {
       ++n.in_database;
       what = "database";
     } else if ((s = store.find(e.position)) && s->book) {
@@ -171,7 +171,7 @@ int build_book(const BookOptions& o, const Game& game) {
         Query q;
         q.rules = game.rules;
         q.position = e.position;
-        tables.serve(q);
+        database.attach(q);
         char index[48];
         std::snprintf(index, sizeof index, "[%zu/%zu] ", i + 1, entries.size());
         show_progress(q, line,
@@ -196,8 +196,8 @@ int build_book(const BookOptions& o, const Game& game) {
 
 // The book's positions from the start, through book positions only.
 int list_book(const BookOptions& o, const Game& game) {
-  const Tablebase tables = open_tablebase(o.game.tables, game.rules);
-  const AnswerStore& store = book_store(tables);
+  const OpenedDatabase database = open_database(o.game.database, game.rules);
+  const AnswerStore& store = book_store(database);
   std::vector<StoredAnswer> found;  // each entry's record, read once: in the order kept
   const auto in_book = [&](const Position& p) {
     std::optional<StoredAnswer> s = store.find(p);
@@ -210,13 +210,19 @@ int list_book(const BookOptions& o, const Game& game) {
   for (size_t i = 0; i < entries.size(); ++i)
     print_entry(o, game, i, entries.size(), entries[i], "book", found[i], 0);
   if (o.json)
-    std::cout << variant_json("book", game.rules).add("event", "done").add("positions", entries.size()).str()
+    std::cout << variant_json("book", game.rules)
+                     .add("event", "done")
+                     .add("positions", entries.size())
+                     .str()
               << std::endl;
   else
-    std::printf("the book of %s holds %zu position%s%s in %s\n", game.title.c_str(), entries.size(),
-                entries.size() == 1 ? "" : "s",
-                o.plies < 0 ? "" : (" within " + std::to_string(o.plies) + (o.plies == 1 ? " ply" : " plies")).c_str(),
-                store.dir().c_str());
+    std::printf(
+        "the book of %s holds %zu position%s%s in %s\n", game.title.c_str(), entries.size(),
+        entries.size() == 1 ? "" : "s",
+        o.plies < 0
+            ? ""
+            : (" within " + std::to_string(o.plies) + (o.plies == 1 ? " ply" : " plies")).c_str(),
+        store.dir().c_str());
   return kExitOk;
 }
 
@@ -225,7 +231,7 @@ int list_book(const BookOptions& o, const Game& game) {
 int cmd_book(const std::vector<std::string>& args, bool check_only) {
   BookOptions o;
   po::options_description desc("options");
-  add_game_options(desc, o.game, false);
+  add_game_options(desc, o.game, DatabaseChoice::kRequired);
   desc.add_options()("plies", po::value(&o.plies)->value_name("K"),
                      "every position within K plies (pits played) of the start")(
       "json", po::bool_switch(&o.json), "one JSON object per position, then a summary");

@@ -213,7 +213,8 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "max-seeds", po::value(&o.max_seeds)->required()->value_name("S"),
       "build layers 1..S (boards with up to S seeds on the pits)")(
       "memory", po::value(&o.memory_gib)->default_value(0)->value_name("GIB"),
-      "memory limit; 0 = the machine's memory, or the cgroup's or ulimit -v's if less. Past it the build switches to lean mode, or "
+      "memory limit; 0 = the machine's memory, or the cgroup's or ulimit -v's if less. Past it the "
+      "build switches to lean mode, or "
       "refuses to start if even that does not fit")(
       "lean", po::bool_switch(&o.lean),
       "lean mode even when the layers would fit raw: the layer being built raw, the lower "

@@ -139,13 +139,13 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   const ThreadLimit limit(o.threads);
   const Game game = resolve_game(o.game);
   if (check_only) return kExitOk;
-  const Tablebase tables = open_tablebase(o.game.tables, game.rules);
+  const OpenedDatabase database = open_database(o.game.database, game.rules);
   FairQuery q;
   q.rules = game.rules;
   q.seeds = game.start.board.pits[0];
   q.moved = o.moved;
   q.exact = o.exact;
-  q.db = tables.db.get();
+  q.db = database.db.get();
   q.threads = limit.threads();
   q.table_bytes = static_cast<size_t>(o.table_mb) << 20;
   q.stop = &stop_on_interrupt();

@@ -41,7 +41,7 @@ int cmd_kgp(const std::vector<std::string>& args, bool check_only) {
       "an auth:token, so that a tournament server knows the client again")(
       "verify", po::value(&o.problems)->value_name("N"),
       "verify mode: answer N of the server's problems (the board after a move), then leave");
-  add_database_options(desc, o.tables, "standard capture (KGP's rules)");
+  add_database_options(desc, o.database, "standard capture (KGP's rules)");
   add_threads_option(desc, o.threads);
   po::variables_map vm;
   if (!parse_command(kHelp, desc, nullptr, args, vm)) return kExitOk;
@@ -51,7 +51,8 @@ int cmd_kgp(const std::vector<std::string>& args, bool check_only) {
     check_range("--verify", o.problems, 1, 1000000000);
     o.verify = true;
   }
-  if (o.tables.no_db && !o.tables.db.empty()) throw UsageError("give --db or --no-db, not both");
+  if (o.database.no_db && !o.database.db.empty())
+    throw UsageError("give --db or --no-db, not both");
   const ThreadLimit limit(o.threads);
   if (check_only) return kExitOk;
   return play_kgp(o);

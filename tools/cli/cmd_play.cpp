@@ -62,7 +62,7 @@ class Match {
         user_(parse_side(o.side)),
         level_(parse_level(o.level)),
         seconds_(o.seconds > 0 ? o.seconds : level_.seconds),
-        tables_(open_tablebase(o.game.tables, game_.rules)),
+        database_(open_database(o.game.database, game_.rules)),
         positions_{game_.position} {}
 
   int run() {
@@ -70,10 +70,11 @@ class Match {
     std::cout << "kalah play: " << game_.title << ", rules: " << describe(game_.rules)
               << "\nyou play " << side_name(user_) << "; kalah plays " << side_name(other(user_))
               << " at level " << level_.name << " (" << seconds_ << " s a move"
-              << (level_.weaker() ? ", within " + std::to_string(level_.within) + " seeds of the best)"
-                                     : ")")
-              << (tables_.db ? ", database layers 1.." + std::to_string(tables_.db->max_seeds())
-                             : "")
+              << (level_.weaker()
+                      ? ", within " + std::to_string(level_.within) + " seeds of the best)"
+                      : ")")
+              << (database_.db ? ", database layers 1.." + std::to_string(database_.db->max_seeds())
+                               : "")
               << "\n";
     while (!is_terminal(game_.rules, now().board)) {
       std::cout << "\n" << draw(now(), m, user_, label(other(user_)), label(user_));
@@ -138,7 +139,7 @@ class Match {
   Query base() const {
     Query q;
     q.rules = game_.rules;
-    tables_.serve(q);
+    database_.attach(q);
     return q;
   }
   // kalah's move at its level for the side to move, within the level's time.
@@ -216,7 +217,8 @@ class Match {
         std::cout << "you play " << turn[i] + 1 << (said.empty() ? "" : ": " + said) << "\n";
         // Between the pits of a typed turn the board is shown as after any extra turn.
         if (i + 1 < turn.size())
-          std::cout << "\n" << draw(now(), game_.rules.pits, user_, label(other(user_)), label(user_));
+          std::cout << "\n"
+                    << draw(now(), game_.rules.pits, user_, label(other(user_)), label(user_));
       }
       if (turn.empty()) continue;
       if (o_.hints) coach(before);
@@ -308,7 +310,7 @@ class Match {
   Side user_;
   const Level& level_;
   double seconds_;
-  Tablebase tables_;
+  OpenedDatabase database_;
   std::vector<Position> positions_;          // positions_[k] after k plies of this game
   std::vector<std::pair<Side, int>> plies_;  // played here, after game_.record
 };

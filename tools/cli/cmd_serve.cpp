@@ -112,7 +112,8 @@ Routed route(const std::string& target, Analyst& analyst) {
   if (const auto asset = kAssets.find(path); asset != kAssets.end())
     return {Pool::kNone, {200, asset->second.first, asset->second.second}, {}};
   if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
-  if (path == "/api/v1/info") return {Pool::kNone, {200, "application/json", info_json(analyst)}, {}};
+  if (path == "/api/v1/info")
+    return {Pool::kNone, {200, "application/json", info_json(analyst)}, {}};
   if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&
       path != "/api/v1/progress" && path != "/api/v1/cancel")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};

@@ -169,12 +169,13 @@ Query make_query(const SolveOptions& o, const Game& game) {
 }
 
 // Runs the query and prints its answer: exit status 0, or 130 when Ctrl-C stopped it.
-int answer(const SolveOptions& o, const Game& game, Query& q, const Tablebase& tables) {
-  tables.serve(q);
+int answer(const SolveOptions& o, const Game& game, Query& q, const OpenedDatabase& database) {
+  database.attach(q);
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
     print_heading(std::cout, game.title + (o.pie ? ", pie rule" : ""), q.rules, q.position);
-    if (q.db) std::cout << "database: " << tables.dir << ", layers 1.." << q.db->max_seeds() << "\n";
+    if (q.db)
+      std::cout << "database: " << database.dir << ", layers 1.." << q.db->max_seeds() << "\n";
     std::cout.flush();
   }
   if (const std::string warning = long_search_warning(q, thread_count(o.threads));
@@ -189,7 +190,7 @@ int answer(const SolveOptions& o, const Game& game, Query& q, const Tablebase& t
   if (o.json)
     std::cout << outcome_json("solve", out).str() << std::endl;
   else
-    print_outcome(std::cout, out, tables.dir);
+    print_outcome(std::cout, out, database.dir);
   if (out.processes && out.processes->jobs)
     print_processes(std::cerr, *out.processes, out.seconds);
   return out.complete() ? kExitOk : kExitInterrupted;
@@ -200,27 +201,27 @@ int answer(const SolveOptions& o, const Game& game, Query& q, const Tablebase& t
 int answer_over_processes(const SolveOptions& o, const Game& game, Query& q) {
   if (o.pie || !o.certificate.empty())
     throw UsageError("--pie and --certificate run in one process: run them without mpirun");
-  Tablebase tables;
+  OpenedDatabase database;
   ProcessSearch setup;
   setup.rules = game.rules;
   setup.threads = o.threads;
   setup.stop = q.stop;
   setup.open = [&]() -> const LeafValues* {
     // The store answers without searching: a measured search should search.
-    DatabaseOptions no_store = o.game.tables;
+    DatabaseOptions no_store = o.game.database;
     no_store.no_store = true;
-    tables = open_tablebase(no_store, game.rules);
-    return tables.db.get();
+    database = open_database(no_store, game.rules);
+    return database.db.get();
   };
   // A process's table: what one process's root moves would have.
   setup.table_bytes = [&](const LeafValues* leaves) {
     Query sized = q;
-    sized.db = leaves ? tables.db.get() : nullptr;
+    sized.db = leaves ? database.db.get() : nullptr;
     return table_bytes(sized) * game.rules.pits;
   };
   return search_over_processes(setup, [&](JobTransport& transport) {
     q.transport = &transport;
-    return answer(o, game, q, tables);
+    return answer(o, game, q, database);
   });
 }
 
@@ -276,7 +277,7 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   // (writing its decoded copies): the search then stops at once.
   Query q = make_query(o, game);
   if (over_processes) return answer_over_processes(o, game, q);
-  return answer(o, game, q, open_tablebase(o.game.tables, game.rules));
+  return answer(o, game, q, open_database(o.game.database, game.rules));
 }
 
 }  // namespace kalah

@@ -18,7 +18,7 @@ void add_database_options(po::options_description& desc, DatabaseOptions& o,
           .c_str())("no-db", po::bool_switch(&o.no_db), "search alone, without any database");
 }
 
-void add_game_options(po::options_description& desc, GameOptions& o, bool without_db) {
+void add_game_options(po::options_description& desc, GameOptions& o, DatabaseChoice database) {
   desc.add_options()("pits", po::value(&o.pits)->value_name("M"),
                      "pits per row, 1..8 (default 6; must agree with a given position)")(
       "seeds", po::value(&o.seeds)->value_name("N"), "seeds per pit of the start position")(
@@ -26,21 +26,22 @@ void add_game_options(po::options_description& desc, GameOptions& o, bool withou
       "a position: 'A/B[/x,y]' side-relative or 2m+2 bins and S|N (see 'kalah help')")(
       "moves", po::value(&o.moves)->value_name("RECORD"),
       "play a game record first, e.g. 'S:3-6 N:2-1' (turns of pits, as 'kalah play' prints)");
-  if (without_db) {
-    add_database_options(desc, o.tables);
+  if (database == DatabaseChoice::kOptional) {
+    add_database_options(desc, o.database);
     desc.add_options()(
-        "no-store", po::bool_switch(&o.tables.no_store),
+        "no-store", po::bool_switch(&o.database.no_store),
         "search even what the database's answer store holds (for measuring; KALAH_STORE=off in "
         "the environment does the same for every command)");
   } else {
-    desc.add_options()("db", po::value(&o.tables.db)->value_name("DIR"),
+    desc.add_options()("db", po::value(&o.database.db)->value_name("DIR"),
                        ("database directory (default " + default_database_dir() + ")").c_str());
   }
   add_rule_options(desc, o.rule_flags);
 }
 
 Game resolve_game(const GameOptions& o, int default_seeds) {
-  if (o.tables.no_db && !o.tables.db.empty()) throw UsageError("give --db or --no-db, not both");
+  if (o.database.no_db && !o.database.db.empty())
+    throw UsageError("give --db or --no-db, not both");
   Game g;
   const bool pits_given = o.pits != GameOptions::kNotGiven;
   int m = pits_given ? o.pits : 6;
@@ -88,9 +89,9 @@ std::unique_ptr<Database> open_search_database(const DatabaseOptions& o, const R
 
 }  // namespace
 
-Tablebase open_tablebase(const DatabaseOptions& o, const Rules& rules) {
+OpenedDatabase open_database(const DatabaseOptions& o, const Rules& rules) {
   if (o.no_db && !o.db.empty()) throw UsageError("give --db or --no-db, not both");
-  Tablebase t;
+  OpenedDatabase t;
   t.db = open_search_database(o, rules);
   if (!t.db) return t;
   t.dir = t.db->dir();

@@ -34,12 +34,17 @@ struct GameOptions {
   std::string position;
   std::string moves;  // a game record played from the position first
   RuleFlags rule_flags;
-  DatabaseOptions tables;
+  DatabaseOptions database;
 };
 
-// --pits, --seeds, --position, --moves, the rule flags and the database options (--db alone for a
-// command that needs the database and its store: `book`).
-void add_game_options(po::options_description& desc, GameOptions& o, bool without_db = true);
+// Which database options a command takes.
+enum class DatabaseChoice {
+  kOptional,  // --db DIR or --no-db, and --no-store: a search that may go without either
+  kRequired,  // --db alone: a command that needs the database and its store (`book`)
+};
+// --pits, --seeds, --position, --moves, the rule flags and the database options.
+void add_game_options(po::options_description& desc, GameOptions& o,
+                      DatabaseChoice database = DatabaseChoice::kOptional);
 
 struct Game {
   Rules rules;
@@ -55,19 +60,19 @@ Game resolve_game(const GameOptions& o, int default_seeds = -1);
 
 // The database a search stops at, and the answer store beside it (none with --no-store or
 // KALAH_STORE=off).
-struct Tablebase {
+struct OpenedDatabase {
   std::unique_ptr<Database> db;
   std::unique_ptr<AnswerStore> store;
   std::string dir;  // of db, or "" for none
 
   // Gives q the database and the store.
-  void serve(Query& q) const {
+  void attach(Query& q) const {
     q.db = db.get();
     q.store = store.get();
   }
 };
 // --db DIR (its errors are fatal), else the default directory when it holds the rules (a note on
 // stderr when it cannot be used: the search goes on alone), else none (--no-db or no directory).
-Tablebase open_tablebase(const DatabaseOptions& o, const Rules& rules);
+OpenedDatabase open_database(const DatabaseOptions& o, const Rules& rules);
 
 }  // namespace kalah

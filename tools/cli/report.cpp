@@ -110,8 +110,9 @@ std::string progress_text(const QueryProgress& p, double seconds) {
   std::string text = head;
   const Bounds& b = p.search.margin;
   if (b.lower <= b.upper)
-    text += b.exact() ? ": value " + signed_number(b.lower)
-                      : ": value in [" + signed_number(b.lower) + ", " + signed_number(b.upper) + "]";
+    text += b.exact()
+                ? ": value " + signed_number(b.lower)
+                : ": value in [" + signed_number(b.lower) + ", " + signed_number(b.upper) + "]";
   if (p.search.total)
     text += ", " + std::to_string(p.search.done) + " of " + std::to_string(p.search.total) +
             " moves valued";

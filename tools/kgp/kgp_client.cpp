@@ -40,7 +40,7 @@ class Databases {
     auto [it, inserted] = open_.try_emplace(m);
     if (inserted) {
       try {
-        it->second = open_tablebase(o_, Rules{m});
+        it->second = open_database(o_, Rules{m});
       } catch (const std::exception& e) {
         complain("playing boards of " + std::to_string(m) +
                  " pits a row without a database: " + e.what());
@@ -52,7 +52,7 @@ class Databases {
  private:
   const DatabaseOptions& o_;
   std::mutex mutex_;
-  std::map<int, Tablebase> open_;
+  std::map<int, OpenedDatabase> open_;
 };
 
 // The work on one `state`: a thread choosing the move, answering as it improves.
@@ -154,7 +154,7 @@ class StateWorker {
 // The client: greets, asks for freeplay, then answers the server's commands until goodbye.
 class Client {
  public:
-  explicit Client(const KgpOptions& o) : o_(o), server_(o.host, o.port), databases_(o.tables) {}
+  explicit Client(const KgpOptions& o) : o_(o), server_(o.host, o.port), databases_(o.database) {}
 
   int run() {
     std::string line;

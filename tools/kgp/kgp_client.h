@@ -18,7 +18,7 @@ struct KgpOptions {
   int problems = 0;     // verify mode: say goodbye after this many answers (0: never)
   std::string name = "kalah";
   std::string token;
-  DatabaseOptions tables;  // of standard capture, KGP's rules
+  DatabaseOptions database;  // of standard capture, KGP's rules
   int threads = 0;
 };
 
