@@ -12,8 +12,6 @@
 namespace kalah {
 namespace {
 
-struct Stopped {};
-
 constexpr int kInfinity = 1 << 20;
 constexpr uint8_t kSolved = 255;  // a table depth: the subtree met no ply limit
 
@@ -130,7 +128,7 @@ class Deepening {
         if (progress) progress(out);
         if (out.exact) break;
       }
-    } catch (const Stopped&) {
+    } catch (const SearchInterrupted&) {  // stopped: the last whole iteration's estimate stands
     }
     out.nodes = nodes_;
     return out;
@@ -163,7 +161,7 @@ class Deepening {
   // bound (exact inside the window).
   int search(const B& b, int depth, int alpha, int beta, bool& solved) {
     ++nodes_;
-    if (stopping_ && options_.stop && options_.stop->raised()) throw Stopped{};
+    if (stopping_ && options_.stop && options_.stop->raised()) throw SearchInterrupted(options_.stop->reason());
     const auto [mover, opponent] = rows(rules_, b);
     solved = true;
     if (is_terminal(rules_, mover, opponent)) return terminal_value(rules_, mover, opponent);

@@ -41,41 +41,33 @@ SearchResult result_of(const RootSearch& root, int stores, bool done, const Stop
 }
 
 // Each move's turn and a best line, read from the table by one solver (little is left to
-// search) once every move's value is exact. A shared table that asks to grow stops it as it
-// stops every search (kGrow): it grows, and the reading starts again.
+// search) once every move's value is exact. It is the table's only thread, so it does not leave
+// it for growth (Solver::stay_for_growth).
 void read_turns(const SearchSetup& setup, const Position& p, RootSearch& root, SearchResult& out) {
   Solver solver(setup.rules, root.table, setup.leaves);
   solver.set_stop_flag(setup.stop);
+  solver.stay_for_growth();
   Analysis& a = out.analysis;
   a.board_value = out.margin.lower - stores_of(p);
   a.value = out.margin.lower;
-  for (;;) {
-    try {
-      a.moves.clear();
-      const RootMove* best = nullptr;
-      for (const RootMove& t : root.moves) {
-        const MoveResult& r = t.result;
-        const int child = r.extra_turn ? t.bounds.lower - r.gain : r.gain - t.bounds.lower;
-        a.moves.push_back(
-            report_move(setup.rules, p, t.pit, child, values_of(solver), move_tests_of(solver)));
-        if (!best && t.bounds.lower == a.board_value) best = &t;
-      }
-      // The best line: the first best move's whole turn, then best play.
-      const std::vector<int>& turn = a.moves[best - root.moves.data()].turn;
-      Position q = p;
-      for (int pit : turn) q = apply(setup.rules, q, pit);
-      a.best_line = {turn};
-      for (auto& line_turn :
-           best_line(setup.rules, q, values_of(solver), move_tests_of(solver)))
-        a.best_line.push_back(line_turn);
-      break;
-    } catch (const SearchInterrupted& e) {
-      if (e.reason != StopReason::kGrow) {
-        out.stopped = e.reason;
-        break;
-      }
-      grow_table(root.table);
+  try {
+    const RootMove* best = nullptr;
+    for (const RootMove& t : root.moves) {
+      const MoveResult& r = t.result;
+      const int child = r.extra_turn ? t.bounds.lower - r.gain : r.gain - t.bounds.lower;
+      a.moves.push_back(
+          report_move(setup.rules, p, t.pit, child, values_of(solver), move_tests_of(solver)));
+      if (!best && t.bounds.lower == a.board_value) best = &t;
     }
+    // The best line: the first best move's whole turn, then best play.
+    const std::vector<int>& turn = a.moves[best - root.moves.data()].turn;
+    Position q = p;
+    for (int pit : turn) q = apply(setup.rules, q, pit);
+    a.best_line = {turn};
+    for (auto& line_turn : best_line(setup.rules, q, values_of(solver), move_tests_of(solver)))
+      a.best_line.push_back(line_turn);
+  } catch (const SearchInterrupted& e) {
+    out.stopped = e.reason;
   }
   out.nodes += solver.nodes();
   out.probes += solver.probes();

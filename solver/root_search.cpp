@@ -88,28 +88,32 @@ bool search_moves(const std::vector<RootMove*>& order, int first, int count,
           const Window w = child_window(r, beta - 1, beta);
           solver.set_cancel_flag(&done[i]);
           try {
-            const int v = move_value(r, solver.search(r.board, w.alpha, w.beta));
-            std::lock_guard lock(mutex);
-            if (!done[i].raised()) {
-              if (v >= beta) {
-                c.bounds.lower = std::max(c.bounds.lower, v);
-                reached = true;
-                for (auto& d : done) d.raise(StopReason::kCancel);
-              } else {
-                c.bounds.upper = std::min(c.bounds.upper, v);
-                done[i].raise(StopReason::kCancel);
+            const int found = solver.search(r.board, w.alpha, w.beta);
+            if (const StopReason left = solver.left_table(); left != StopReason::kNone) {
+              again = left;  // nothing proven: it runs again once the table is grown or saved
+            } else {
+              const int v = move_value(r, found);
+              std::lock_guard lock(mutex);
+              if (!done[i].raised()) {
+                if (v >= beta) {
+                  c.bounds.lower = std::max(c.bounds.lower, v);
+                  reached = true;
+                  for (auto& d : done) d.raise(StopReason::kCancel);
+                } else {
+                  c.bounds.upper = std::min(c.bounds.upper, v);
+                  done[i].raise(StopReason::kCancel);
+                }
               }
             }
-          } catch (const SearchInterrupted& e) {  // nothing proven
-            if (e.reason == StopReason::kGrow || e.reason == StopReason::kPause) again = e.reason;
+          } catch (const SearchInterrupted&) {  // stopped or cancelled: nothing proven
           }
           solver.set_cancel_flag(nullptr);  // the flag lives for this test only
         },
         tbb::simple_partitioner());
   };
-  // A table that wants to grow, or a checkpoint that is due, stops every search (kGrow,
-  // kPause); the table grows or is saved with all threads out of it, and the moves not answered
-  // yet run again, finding their finished subtrees in the table.
+  // A table that wants to grow, or a checkpoint that is due, makes every search leave it
+  // (kGrow, kPause, by return); the table grows or is saved with all threads out of it, and the
+  // moves not answered yet run again, finding their finished subtrees in the table.
   for (;;) {
     again = StopReason::kNone;
     run();

@@ -96,12 +96,14 @@ void SlotPool::run(Slot& slot) {
     LeafAnswer a = nothing_proven(job);
     const uint64_t nodes = solver.nodes(), probes = solver.probes();
     const auto start = std::chrono::steady_clock::now();
-    bool again = false;  // stopped for the table to grow: the job runs again after
+    bool again = false;  // it left the table for its growth: the job runs again after
     try {
       const int r = solver.search(job.board, job.beta - 1, job.beta);
-      (r >= job.beta ? a.lower : a.upper) = static_cast<int16_t>(r);
-    } catch (const SearchInterrupted& e) {  // nothing proven
-      again = e.reason == StopReason::kGrow && !slot.cancel.raised();
+      if (solver.left_table() == StopReason::kNone)
+        (r >= job.beta ? a.lower : a.upper) = static_cast<int16_t>(r);
+      else
+        again = !slot.cancel.raised();
+    } catch (const SearchInterrupted&) {  // stopped or cancelled: nothing proven
     }
     a.nodes = solver.nodes() - nodes + slot.carried.nodes;
     a.probes = solver.probes() - probes + slot.carried.probes;

@@ -56,13 +56,28 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
   validate(rules);
 }
 
-void Solver::check_interrupt() {
-  for (const StopFlag* flag : {stop_, cancel_, pause_})
-    if (flag && flag->raised()) throw SearchInterrupted(flag->reason());
-  if (!table_.shared()) return;
-  // A shared table grows only with every thread out of it: its searches stop, to run again.
+bool Solver::must_leave() {
+  for (const StopFlag* flag : {stop_, cancel_})
+    if (flag && flag->raised()) throw SearchInterrupted(flag->reason());  // it ends the search
+  if (pause_ && pause_->raised()) {
+    left_ = StopReason::kPause;
+    return true;
+  }
+  if (!table_.shared()) return false;
+  // A shared table grows only with every thread out of it: its searches return, to run again.
   table_.add_lost_work(std::exchange(lost_work_, 0));
-  if (table_.growth_wanted()) throw SearchInterrupted(StopReason::kGrow);
+  if (leaves_for_growth_ && table_.growth_wanted()) {
+    left_ = StopReason::kGrow;
+    return true;
+  }
+  return false;
+}
+
+void Solver::check_stayed(const char* call) const {
+  if (left_ != StopReason::kNone)
+    throw std::logic_error(std::string(call) +
+                           ": a solver that leaves its table for a pause or growth searches "
+                           "with search() alone");
 }
 
 void Solver::generate(const Board& b, int on_board, Children& children) const {
@@ -164,6 +179,7 @@ int Solver::order(Children& children, int table_move, Node& node) {
 }
 
 int Solver::search(const Board& b, int alpha, int beta) {
+  left_ = StopReason::kNone;
   if (is_terminal(rules_, b)) {
     ++nodes_;
     return terminal_value(rules_, b);
@@ -178,7 +194,8 @@ int Solver::search(const Board& b, int alpha, int beta) {
 }
 
 int Solver::search(const Board& b, int s, int alpha, int beta) {
-  if ((++nodes_ & (kInterruptInterval - 1)) == 0) check_interrupt();
+  // Leaving the table: every search up the stack returns at once, storing nothing.
+  if ((++nodes_ & (kInterruptInterval - 1)) == 0 && must_leave()) return 0;
   if (alpha >= s) return s;
   if (beta <= -s) return -s;
 
@@ -203,10 +220,12 @@ int Solver::search(const Board& b, int s, int alpha, int beta) {
     const int c = children.order[i];
     const MoveResult& r = children.result[c];
     const Window w = child_window(r, node.alpha, node.beta);
-    node.record(move_value(r, search(r.board, s - r.gain, w.alpha, w.beta)), children.pit[c]);
+    const int v = search(r.board, s - r.gain, w.alpha, w.beta);
+    if (left_ == StopReason::kNone) node.record(move_value(r, v), children.pit[c]);
   };
+  const auto go_on = [&] { return !node.cut() && left_ == StopReason::kNone; };
   if (!table_.shared() || !tabled) {
-    for (int i = 0; i < count && !node.cut(); ++i) search_child(i);
+    for (int i = 0; i < count && go_on(); ++i) search_child(i);
   } else {
     // ABDADA: children another thread is searching are taken last, the first one too. Classic
     // ABDADA searches the first child at once, so threads walk the same leftmost path; in null-
@@ -214,21 +233,22 @@ int Solver::search(const Board& b, int s, int alpha, int beta) {
     // on the first child's result, so deferring it costs nothing but the work of a cut-off that
     // one would have found (docs/design.md §7).
     lost_work_ += table_.enter(b);
-    const struct Leave {  // also when a search is interrupted
+    const struct Leave {  // also when a search is stopped or leaves the table
       TranspositionTable& table;
       const Board& b;
       ~Leave() { table.leave(b); }
     } leave{table_, b};
     int deferred[kMaxPits], later = 0;
-    for (int i = 0; i < count && !node.cut(); ++i) {
+    for (int i = 0; i < count && go_on(); ++i) {
       const int c = children.order[i];
       if (children.kind[c] == Children::kTabled && table_.busy(children.result[c].board))
         deferred[later++] = i;
       else
         search_child(i);
     }
-    for (int k = 0; k < later && !node.cut(); ++k) search_child(deferred[k]);
+    for (int k = 0; k < later && go_on(); ++k) search_child(deferred[k]);
   }
+  if (left_ != StopReason::kNone) return 0;
 
   const int best = node.best;
   const int lo = best >= beta0 ? best : best > alpha0 ? best : -s;
@@ -259,6 +279,7 @@ int Solver::value(const Board& b) {
       bounds_, guess,
       [&](int beta) {
         const int r = search(b, beta - 1, beta);
+        check_stayed("value()");
         return r >= beta ? Bounds{r, s} : Bounds{-s, r};
       },
       [](const Bounds&) { return true; });
@@ -268,7 +289,9 @@ int Solver::value(const Board& b) {
 bool Solver::move_reaches(const Board& b, int pit, int v) {
   const MoveResult r = play(rules_, b, pit);
   const Window w = child_window(r, v - 1, v);
-  return move_value(r, search(r.board, w.alpha, w.beta)) >= v;
+  const int value = search(r.board, w.alpha, w.beta);
+  check_stayed("move_reaches()");
+  return move_value(r, value) >= v;
 }
 
 int Solver::proving_move(const Board& b, int v) {

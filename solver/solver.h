@@ -36,8 +36,12 @@ class Solver {
   // Exact V of b (MTD(f): a sequence of null-window searches).
   int value(const Board& b);
   // Fail-soft alpha-beta: a result r <= alpha proves V <= r, r >= beta proves V >= r, otherwise
-  // V == r.
+  // V == r; unless the search left the table (left_table()), when it proves nothing.
   int search(const Board& b, int alpha, int beta);
+  // Why the last search() returned without its answer, for the caller to act on and search
+  // again: kPause (a checkpoint is due) or kGrow (the shared table grows); kNone when it has
+  // its answer. value(), move_reaches() and proving_move() never leave (std::logic_error).
+  StopReason left_table() const { return left_; }
   // Whether playing `pit` on b is worth at least v to the mover (one null-window search).
   bool move_reaches(const Board& b, int pit, int v);
   // A pit whose move is worth at least v to the mover, or -1 when V(b) < v: the moves in search
@@ -50,13 +54,17 @@ class Solver {
   int lower_bound() const { return bounds_.lower; }
   int upper_bound() const { return bounds_.upper; }
 
-  // Makes searches throw SearchInterrupted, with the flag's reason, soon after one of these is
-  // raised: the caller's stop (Ctrl-C, a deadline), a cancel (another thread's search made this
-  // one moot), a pause (a parallel search stops its threads so that a checkpoint sees the table
-  // with nobody in it, then goes on). A shared table that must grow throws kGrow.
+  // A raised stop (Ctrl-C, a deadline) or cancel (another thread's search made this one moot)
+  // ends a search soon after: it throws SearchInterrupted with the flag's reason, the one
+  // exception, since the search must unwind. A raised pause (a parallel search stops its threads
+  // so that a checkpoint sees the table with nobody in it, then goes on) or a shared table that
+  // must grow makes search() return early instead, left_table() saying why.
   void set_stop_flag(const StopFlag* stop) { stop_ = stop; }
   void set_cancel_flag(const StopFlag* cancel) { cancel_ = cancel; }
   void set_pause_flag(const StopFlag* pause) { pause_ = pause; }
+  // The only thread in a shared table (reading it once the search is over) does not leave it
+  // for its growth: the table grows before the next search.
+  void stay_for_growth() { leaves_for_growth_ = false; }
 
   uint64_t nodes() const { return nodes_; }
   uint64_t probes() const { return probes_; }
@@ -65,7 +73,10 @@ class Solver {
   struct Node;
   struct Children;
   static constexpr uint64_t kInterruptInterval = 4096;  // nodes between checks, a power of 2
-  void check_interrupt();
+  // At every kInterruptInterval-th node: throws for a stop or cancel; true (left_ set) when the
+  // search must leave the table for a pause or growth.
+  bool must_leave();
+  void check_stayed(const char* call) const;
   // search() of a board neither finished nor in the leaves, with s seeds: what generate() knows
   // of every child it leaves to search, so the child's search skips both checks.
   int search(const Board& b, int s, int alpha, int beta);
@@ -90,6 +101,8 @@ class Solver {
   const StopFlag* pause_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
   uint64_t lost_work_ = 0;  // work evicted from a shared table, not yet reported to it
+  StopReason left_ = StopReason::kNone;  // why the last search() left the table
+  bool leaves_for_growth_ = true;
   Bounds bounds_;
 };
 

@@ -1,9 +1,10 @@
 // stop.h: why a search ends before its answer, and the flag that tells it (docs/design.md §7).
 //
-// A search looks at its flags every few thousand nodes; once one is raised it throws
-// SearchInterrupted with the flag's reason, so that whoever catches it knows what to do (answer
-// with the bounds proven, drop a moot test, save a checkpoint, grow the table and go on) from the
-// exception alone.
+// A search looks at its flags every few thousand nodes. A raised stop, deadline or cancel ends
+// it: it throws SearchInterrupted with the flag's reason (the one exception, since the search
+// must unwind), and whoever catches it answers with the bounds proven or drops the moot test. A
+// pause or a shared table's growth is no end: the search returns early and its caller, seeing
+// why (Solver::left_table), saves the checkpoint or grows the table and searches again.
 #pragma once
 
 #include <atomic>
@@ -45,7 +46,7 @@ class StopFlag {
 };
 static_assert(std::atomic<StopReason>::is_always_lock_free);
 
-// Thrown out of a search by a raised flag (or a shared table that must grow: kGrow).
+// Thrown out of a search by a raised stop, deadline or cancel flag; never for kPause or kGrow.
 struct SearchInterrupted : std::runtime_error {
   explicit SearchInterrupted(StopReason why)
       : std::runtime_error(std::string("search interrupted: ") + to_string(why)), reason(why) {}
