@@ -13,7 +13,8 @@ namespace kalah {
 void validate_mpi(const BuildOptions& o);
 
 // The options as a process runs them: threads 0 is the machine's cores divided among the
-// processes on it (`local_processes`), memory_limit 0 the usable memory (base/machine.h) divided among them.
+// processes on it (`local_processes`), memory_limit 0 the usable memory (base/machine.h)
+// divided among them.
 BuildOptions for_process(BuildOptions o, int local_processes);
 
 // What each process would hold: the most of any process at each layer, and overall.

@@ -42,7 +42,7 @@ def fair(m, n, moved, capture, where, *extra):
 
 
 def candidates(m, n, moved):
-    """Every candidate as absolute text (tests/fair_test.cpp's brute force, again)."""
+    """Every candidate as absolute text (tests/solver/fair_test.cpp's brute force, again)."""
     start = tuple(0 if i in (m, 2 * m + 1) else n for i in range(2 * m + 2))
     seen, level = {start}, [start]
     for _ in range(moved):

@@ -17,8 +17,8 @@ from pathlib import Path
 MAX_FILE_LINES = 350
 MAX_FUNCTION_LINES = 80
 SOURCES = (".cpp", ".h", ".py", ".pyi", ".js", ".sh", ".cmake", ".css", ".html")
-FOLDERS = ("api", "cmake", "db", "examples", "include", "mpi", "python", "scripts", "solver",
-           "store", "tests", "tools")
+FOLDERS = ("api", "base", "cmake", "db", "examples", "include", "mpi", "python", "query",
+           "scripts", "solver", "store", "tests", "tools")
 
 
 def tracked_sources(root):

@@ -1,6 +1,6 @@
 """Plays a game of Kalah through with perfect play on both sides, printing each turn with its
 value: the Python API's Position, analyse() and, given a database directory, Database.probe().
-Checked by mypy --strict in the tests (tests/pip_test.sh).
+Checked by mypy --strict in the tests (tests/api/pip_test.sh).
 
 usage: python3 perfect_play.py [PITS SEEDS [DATABASE_DIRECTORY]]
 """

@@ -3,7 +3,7 @@
 # solve` gives one process's answer on random positions of every variant (P = 1, 2, 3; m = 3, 4,
 # 5; value and full analysis; with and without a database), its frontier small enough that the
 # processes do the work; a job with one process killed mid-search ends (no hang), and its rerun
-# from the checkpoint gives the value. tests/frontier_test.cpp checks the same search with its
+# from the checkpoint gives the value. tests/solver/frontier_test.cpp checks the same search with its
 # processes simulated, far more positions. Usage: mpi_search_test.sh KALAH (-DKALAH_MPI=ON).
 set -euo pipefail
 kalah=$1

@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <set>
 
-#include "oracle.h"
+#include "tests/oracle.h"
 #include "solver/notation.h"
 #include "store/fair_checkpoint.h"
-#include "test_util.h"
+#include "tests/test_util.h"
 
 namespace kalah {
 namespace {

@@ -1,7 +1,7 @@
 // frontier_test.cpp: the search spread over processes (solver/frontier_search.h), its processes
 // simulated in this one (LocalTransport): the same values as one solver for any number of
 // processes and slots, with and without a database; bounds kept across a restart.
-// tests/mpi_test.sh runs it over MPI.
+// tests/mpi/mpi_test.sh runs it over MPI.
 #include "solver/frontier_analysis.h"
 
 #include <gtest/gtest.h>
