@@ -1,6 +1,7 @@
 // cmd_kgp.cpp: `kalah kgp`, a Kalah Game Protocol client (freeplay mode) that plays kalah's moves.
 #include "base/threads.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/game_options.h"
 #include "tools/kgp/kgp_client.h"
 
 namespace kalah {
@@ -55,7 +56,7 @@ int cmd_kgp(const std::vector<std::string>& args, bool check_only) {
     throw UsageError("give --db or --no-db, not both");
   const ThreadLimit limit(o.threads);
   if (check_only) return kExitOk;
-  return play_kgp(o);
+  return play_kgp(o) == KgpResult::kDone ? kExitOk : kExitFailure;
 }
 
 }  // namespace kalah

@@ -156,7 +156,7 @@ class Client {
  public:
   explicit Client(const KgpOptions& o) : o_(o), server_(o.host, o.port), databases_(o.database) {}
 
-  int run() {
+  KgpResult run() {
     std::string line;
     while (server_.read_line(line)) {
       KgpCommand c;
@@ -170,13 +170,14 @@ class Client {
       if (!greeted_ && c.name != "kgp")
         throw std::runtime_error("the server did not start with 'kgp': " +
                                  printable_input(line, 80));
-      if (c.name == "goodbye") return kExitOk;  // the workers, told to stop, end as it returns
+      // The workers, told to stop, end as it returns.
+      if (c.name == "goodbye") return KgpResult::kDone;
       handle(c, line);
       if (o_.verify && o_.problems > 0 && right_ + wrong_ >= o_.problems) {
         std::cerr << "kalah kgp: verify: " << right_ + wrong_ << " solutions judged, " << right_
                   << " right, " << wrong_ << " wrong" << std::endl;
         server_.send(format_kgp(0, "goodbye"));
-        return wrong_ ? kExitFailure : kExitOk;
+        return wrong_ ? KgpResult::kWrong : KgpResult::kDone;
       }
     }
     throw std::runtime_error("the server closed the connection without 'goodbye'");
@@ -282,7 +283,7 @@ class Client {
 
 }  // namespace
 
-int play_kgp(const KgpOptions& o) {
+KgpResult play_kgp(const KgpOptions& o) {
   return Client(o).run();
 }
 

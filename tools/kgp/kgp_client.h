@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "tools/cli/game_options.h"
+#include "query/opened_database.h"
 
 namespace kalah {
 
@@ -22,9 +22,12 @@ struct KgpOptions {
   int threads = 0;
 };
 
-// Connects and plays until the server's goodbye (exit status 0), or in verify mode until
-// `problems` answers were judged (exit status 0 when none was wrong, 1 otherwise); throws
-// std::runtime_error when the connection fails or ends without one.
-int play_kgp(const KgpOptions& o);
+enum class KgpResult {
+  kDone,   // the server's goodbye, or in verify mode every answer judged right
+  kWrong,  // verify mode: an answer was judged wrong
+};
+// Connects and plays until the server's goodbye, or in verify mode until `problems` answers were
+// judged; throws std::runtime_error when the connection fails or ends without one.
+KgpResult play_kgp(const KgpOptions& o);
 
 }  // namespace kalah
