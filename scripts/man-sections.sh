@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes help2man's include file for kalah.1: a COMMANDS section holding every subcommand's
-# --help, so the man page documents every option (tools/CMakeLists.txt runs this).
+# --help, so the man page documents every option (tools/cli/CMakeLists.txt runs this).
 # usage: man-sections.sh KALAH_EXECUTABLE OUTPUT
 set -euo pipefail
 kalah=$1 out=$2

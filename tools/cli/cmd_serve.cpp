@@ -13,7 +13,7 @@
 namespace kalah {
 
 // The analysis board (tools/server/board.html and the style and scripts it loads), embedded by
-// tools/CMakeLists.txt.
+// tools/server/CMakeLists.txt.
 extern const char* const kBoardHtml;
 extern const char* const kBoardCss;
 extern const char* const kBoardJs;
