@@ -12,9 +12,9 @@
 
 namespace kalah {
 
-DirectoryLock::DirectoryLock(const std::string& dir) {
-  const std::string path = dir + "/kalah.lock";
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+WriterLock::WriterLock(const std::string& path, const std::string& busy,
+                       const std::string& advice) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd_ < 0)
     throw DatabaseError(path + ": cannot create the lock file: " + std::strerror(errno),
                         DatabaseError::Problem::kUnreadable);
@@ -25,10 +25,10 @@ DirectoryLock::DirectoryLock(const std::string& dir) {
     ::close(fd_);
     fd_ = -1;
     if (error == EWOULDBLOCK)
-      throw DatabaseError("database " + dir + " is being built by " +
+      throw DatabaseError(busy + " by " +
                           (n > 0 ? "process " + std::string(pid, static_cast<size_t>(n))
                                  : std::string("another process")) +
-                          "; one build at a time per directory");
+                          advice);
     throw DatabaseError(path + ": cannot lock: " + std::strerror(error),
                         DatabaseError::Problem::kUnreadable);
   }
@@ -38,7 +38,7 @@ DirectoryLock::DirectoryLock(const std::string& dir) {
   }
 }
 
-DirectoryLock::~DirectoryLock() {
+WriterLock::~WriterLock() {
   if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 

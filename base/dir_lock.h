@@ -1,26 +1,34 @@
-// dir_lock.h: one writer per database directory.
+// dir_lock.h: one writer at a time, of a database directory or of any file kalah appends to.
 //
-// A build holds an exclusive flock(2) on DIR/kalah.lock for as long as it runs; the file holds
-// the builder's process id, so that a second writer can say who holds it. The kernel drops the
-// lock when the process dies, however it dies, so a killed build never leaves a stale lock.
-// Readers take no lock: layer files appear under their final names only once complete.
+// A writer holds an exclusive flock(2) on a lock file for as long as it runs; the file holds the
+// writer's process id, so that a second writer can say who holds it. The kernel drops the lock
+// when the process dies, however it dies, so a killed writer never leaves a stale lock. Readers
+// take no lock: layer files appear under their final names only once complete.
 #pragma once
 
 #include <string>
 
 namespace kalah {
 
-class DirectoryLock {
+class WriterLock {
  public:
-  // Throws DatabaseError "database DIR is being built by process N" when another process holds
-  // it, or when the lock file cannot be created.
-  explicit DirectoryLock(const std::string& dir);
-  ~DirectoryLock();
-  DirectoryLock(const DirectoryLock&) = delete;
-  DirectoryLock& operator=(const DirectoryLock&) = delete;
+  // Locks `path` (created when missing). Throws DatabaseError "<busy> by process N<advice>" when
+  // another process holds it, or when the lock file cannot be created.
+  WriterLock(const std::string& path, const std::string& busy, const std::string& advice);
+  ~WriterLock();
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
 
  private:
   int fd_ = -1;
+};
+
+// DIR/kalah.lock: "database DIR is being built by process N; one build at a time per directory".
+class DirectoryLock : public WriterLock {
+ public:
+  explicit DirectoryLock(const std::string& dir)
+      : WriterLock(dir + "/kalah.lock", "database " + dir + " is being built",
+                   "; one build at a time per directory") {}
 };
 
 }  // namespace kalah

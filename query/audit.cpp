@@ -30,7 +30,16 @@ AnswerAudit audit_answers(const Database& db, const AnswerStore& store, double s
   for (size_t i = 0; i < files.size(); ++i) {
     if (progress) progress(i, files.size());
     std::string why;
-    const auto read = store.read_file(files[i], why);
+    AnswerStore::Verdict verdict;
+    const auto read = store.read_file(files[i], why, &verdict);
+    if (verdict == AnswerStore::Verdict::kOtherKey) {  // not ours to judge
+      ++audit.other_keys;
+      continue;
+    }
+    if (verdict == AnswerStore::Verdict::kUnreadable || verdict == AnswerStore::Verdict::kMissing) {
+      audit.unreadable.push_back(files[i] + ": " + why);  // a read error is not a verdict
+      continue;
+    }
     if (read) {
       Query q;  // the store left out: the answer is found again, not read back
       q.rules = store.rules();

@@ -19,7 +19,9 @@ struct AnswerAudit {
   uint64_t by_database = 0;          // agreed with the database
   uint64_t by_search = 0;            // agreed with a search
   uint64_t unchecked = 0;            // sound, but their search did not end within the budget
-  std::vector<std::string> removed;  // "FILE: why", refused or wrong
+  uint64_t other_keys = 0;           // another key's: left alone
+  std::vector<std::string> unreadable;  // "FILE: why": cannot be read now, left alone
+  std::vector<std::string> removed;  // "FILE: why", this key's and proven wrong
 
   bool ok() const { return removed.empty(); }
 };

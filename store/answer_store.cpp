@@ -15,6 +15,7 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
+#include "base/regular_file.h"
 #include "db/file_names.h"
 #include "solver/notation.h"
 
@@ -25,6 +26,7 @@ namespace {
 constexpr const char* kMagic = "kalah-answer 2";
 constexpr uint64_t kBlock = 4096;  // what a small file takes on disk
 constexpr uintmax_t kMaxRecordBytes = 1 << 20;
+constexpr const char* kNotKeyed = "not written with this user's key (forged, damaged or another's)";
 
 uint64_t disk_bytes(uint64_t size) {
   return (size + kBlock - 1) / kBlock * kBlock;
@@ -137,7 +139,17 @@ AnswerStore::AnswerStore(const std::string& db_dir, const Rules& rules, const Re
 
 std::string AnswerStore::path(const Position& p, bool book) const {
   const std::string key = describe(rules_) + "|" + format_absolute(p, rules_.pits);
+  return dir_ + "/" + to_hex(checksum(key)) + "." + key_.id() + (book ? ".book" : ".answer");
+}
+
+std::string AnswerStore::legacy_path(const Position& p, bool book) const {
+  const std::string key = describe(rules_) + "|" + format_absolute(p, rules_.pits);
   return dir_ + "/" + to_hex(checksum(key)) + (book ? ".book" : ".answer");
+}
+
+bool AnswerStore::ours(const std::string& path) const {
+  const std::string name = fs::path(path).stem().string();  // <hash>.<key id>
+  return name.size() > 17 && name.compare(name.size() - 17, 17, "." + key_.id()) == 0;
 }
 
 std::string AnswerStore::record(const Position& p, const StoredAnswer& s) const {
@@ -158,14 +170,25 @@ std::string AnswerStore::record(const Position& p, const StoredAnswer& s) const 
 }
 
 std::optional<std::pair<Position, StoredAnswer>> AnswerStore::read_file(const std::string& path,
-                                                                        std::string& why) const {
-  std::error_code ec;
-  const uintmax_t size = fs::file_size(path, ec);
-  std::ifstream in(path, std::ios::binary);
-  if (ec || !in) return why = "cannot be read", std::nullopt;
-  if (size > kMaxRecordBytes) return why = "too big for a record", std::nullopt;
-  return parse(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
-               why);
+                                                                        std::string& why,
+                                                                        Verdict* verdict) const {
+  Verdict v = Verdict::kSound;
+  std::optional<std::pair<Position, StoredAnswer>> out;
+  const FileRead f = read_regular_file(path, kMaxRecordBytes);
+  if (f.status == FileRead::Status::kRead) {
+    out = parse(f.text, why);
+    // A keyed hash that fails says the record is not this key's: damaged or forged when its
+    // name is this key's, another key's (or an unkeyed old record's) otherwise.
+    if (!out) v = ours(path) || why.rfind(kNotKeyed, 0) != 0 ? Verdict::kBad : Verdict::kOtherKey;
+  } else {
+    why = f.why;
+    v = f.status == FileRead::Status::kMissing ? Verdict::kMissing
+        : f.status == FileRead::Status::kTooBig && ours(path) ? Verdict::kBad
+        : f.status == FileRead::Status::kTooBig              ? Verdict::kOtherKey
+                                                              : Verdict::kUnreadable;
+  }
+  if (verdict) *verdict = v;
+  return out;
 }
 
 std::optional<std::pair<Position, StoredAnswer>> AnswerStore::parse(const std::string& text,
@@ -175,7 +198,7 @@ std::optional<std::pair<Position, StoredAnswer>> AnswerStore::parse(const std::s
   if (at == std::string::npos || text.back() != '\n' ||
       !key_.verify({std::string_view(text).substr(0, at)},
                    std::string_view(text).substr(at + 4, text.size() - at - 5)))
-    return why = "not written with this user's key (forged, damaged or another's)", std::nullopt;
+    return why = kNotKeyed, std::nullopt;
   Reader r(text);
   StoredAnswer s;
   Analysis& a = s.analysis;
@@ -209,21 +232,31 @@ std::optional<std::pair<Position, StoredAnswer>> AnswerStore::parse(const std::s
 }
 
 std::optional<StoredAnswer> AnswerStore::find(const Position& p) const {
-  for (bool book : {true, false}) {
-    const std::string file = path(p, book);
-    std::error_code ec;
-    if (!fs::exists(file, ec)) continue;  // none stored
-    std::string why;
-    auto found = read_file(file, why);
-    if (found && format_absolute(found->first, rules_.pits) != format_absolute(p, rules_.pits))
-      found.reset(), why = "it holds another position";
-    if (found) {
-      if (!book) utimensat(AT_FDCWD, file.c_str(), nullptr, 0);  // recently used
-      return found->second;
+  for (bool book : {true, false})
+    for (const std::string& file : {path(p, book), legacy_path(p, book)}) {
+      std::string why;
+      Verdict v;
+      auto found = read_file(file, why, &v);
+      if (v == Verdict::kMissing) continue;
+      if (found && format_absolute(found->first, rules_.pits) != format_absolute(p, rules_.pits))
+        found.reset(), why = "it holds another position", v = Verdict::kBad;
+      if (found) {
+        if (!book) utimensat(AT_FDCWD, file.c_str(), nullptr, 0);  // recently used
+        return found->second;
+      }
+      if (v == Verdict::kBad) {
+        note_("ignoring the answer record " + file + ": " + why + "; answering again");
+        remove(file);
+      } else if (v == Verdict::kUnreadable) {
+        note_("cannot read the answer record " + file + " now (" + why +
+              "): answering again, the record kept");
+      } else {
+        std::call_once(told_other_, [&] {
+          note_("leaving the answer records of other keys in " + dir_ + " alone (this key: " +
+                key_.id() + ")");
+        });
+      }
     }
-    note_("ignoring the answer record " + file + ": " + why + "; answering again");
-    remove(file);
-  }
   return std::nullopt;
 }
 
@@ -238,6 +271,9 @@ std::vector<std::string> AnswerStore::files() const {
 }
 
 void AnswerStore::remove(const std::string& path) const {
+  // Another key's name is never removed: only this key's, and the unkeyed names of format 2's
+  // first release, which a caller removes once it proved the record this key's and wrong.
+  if (fs::path(path).stem().string().find('.') != std::string::npos && !ours(path)) return;
   std::error_code ec;
   fs::remove(path, ec);  // a read-only store keeps it: it is refused again next time
 }
@@ -247,7 +283,8 @@ bool AnswerStore::put(const Position& p, const StoredAnswer& answer) {
     uint64_t bytes = 0;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir_, ec))
-      if (e.path().extension() == ".answer") bytes += disk_bytes(e.file_size(ec));
+      if (e.path().extension() == ".answer" && ours(e.path().string()))
+        bytes += disk_bytes(e.file_size(ec));
     answer_bytes_ = bytes;
   });
   const std::string text = record(p, answer);
@@ -303,7 +340,8 @@ void AnswerStore::evict() {
   uint64_t total = 0;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
-    if (e.path().extension() != ".answer") continue;
+    // This key's answers only: another key's records are not ours to evict.
+    if (e.path().extension() != ".answer" || !ours(e.path().string())) continue;
     const uint64_t bytes = disk_bytes(e.file_size(ec));
     entries.push_back({e.last_write_time(ec), bytes, e.path()});
     total += bytes;

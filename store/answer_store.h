@@ -2,14 +2,18 @@
 // is answered in milliseconds afterwards, also after a restart (docs/design.md §7, "What
 // searches keep").
 //
-// DIR/answers/kalah-m<M>-<capture>-<end>-<remainder>/ holds one small text file per position,
-// named by a hash of the position, holding the rules, the position (so a hash collision is
-// refused), the analysis and a keyed hash of all of it (store/keyed_hash.h): a record kalah did
-// not write with the user's key is never believed. A record is also checked for sense (the value
+// DIR/answers/kalah-m<M>-<capture>-<end>-<remainder>/ holds one small text file per position and
+// key, <hash of the position>.<key id>.answer (or .book), holding the rules, the position (so a
+// hash collision is refused), the analysis and a keyed hash of all of it (store/keyed_hash.h): a
+// record kalah did not write with the user's key is never believed. Several users (several keys)
+// share a directory without touching each other's records: each reads and writes only the names
+// of its own key (and reads, never removes, the <hash>.answer names of format 2's first release). A record is also checked for sense (the value
 // is the best move's, every move's value lies within the seeds in play, its turn starts with its
 // pit, the best line starts with a best move). A file appears whole or not at all (AtomicFile), so
-// any number of processes read and write at once without locks; a damaged, forged, truncated or
-// foreign record is refused (removed, with a note), and the caller computes the answer again.
+// any number of processes read and write at once without locks. A record of this key read whole
+// and proven damaged, forged, truncated or foreign is refused and removed, with a note, and the
+// caller computes the answer again; one that cannot be read now (too many open files, a FIFO at
+// its name) is not a verdict: it is left as it is, and the answer computed.
 // Answers are evicted least recently used first (a hit touches the file) once the directory holds
 // more than its bound; records of the opening book (kalah book build) are never evicted. A store
 // that cannot be written (a read-only directory) still answers what it holds.
@@ -70,16 +74,28 @@ class AnswerStore {
   // note). Thread-safe.
   std::optional<StoredAnswer> find(const Position& p) const;
 
-  // Every record in the store (for an audit: kalah verify --answers), and one file's: its
-  // position and analysis, or, in `why`, what is wrong with it.
+  // What reading a record found. Only kBad, a record of this key read whole and proven wrong,
+  // may be removed: the others are left as they are.
+  enum class Verdict {
+    kSound,
+    kMissing,     // no record at the name
+    kUnreadable,  // it cannot be read now, or is no regular file
+    kOtherKey,    // its keyed hash is another key's (or its name is): not ours to judge
+    kBad,         // this key's, read whole, and damaged, forged or nonsense
+  };
+  // Every record in the store, of every key (for an audit: kalah verify --answers), and one
+  // file's: its position and analysis, or, in `why`, what is wrong with it, `verdict` which.
   std::vector<std::string> files() const;
   std::optional<std::pair<Position, StoredAnswer>> read_file(const std::string& path,
-                                                             std::string& why) const;
+                                                             std::string& why,
+                                                             Verdict* verdict = nullptr) const;
   // A record's text, as read_file reads it (the fuzzer's entry).
   std::optional<std::pair<Position, StoredAnswer>> parse(const std::string& text,
                                                          std::string& why) const;
-  // Removes a record (an audit found it wrong).
+  // Removes a record of this key (an audit found it wrong); another key's is left alone.
   void remove(const std::string& path) const;
+  // Whether the file at `path` has this key's name.
+  bool ours(const std::string& path) const;
 
   // Keeps an exact analysis of p; false when it could not be written (the store is a cache:
   // that is never an error). Thread-safe.
@@ -88,6 +104,8 @@ class AnswerStore {
   // The records' text: what put() writes and find() reads back (the tests damage it).
   std::string record(const Position& p, const StoredAnswer& answer) const;
   std::string path(const Position& p, bool book) const;
+  // Where format 2's first release kept it, whatever the key (read, never written or removed).
+  std::string legacy_path(const Position& p, bool book) const;
 
   // What the directory holds now: answers and book records, with the bytes they take on disk.
   struct Census {
@@ -108,6 +126,7 @@ class AnswerStore {
   Note note_;
   uint64_t max_bytes_;
   mutable std::once_flag told_;  // where the answers go, at the first write
+  mutable std::once_flag told_other_;  // that other keys' records are left alone
   mutable std::atomic<uint64_t> answer_bytes_{0};
   mutable std::once_flag counted_;
   std::mutex evicting_;

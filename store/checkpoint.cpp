@@ -12,6 +12,7 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
+#include "base/regular_file.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "db/le_bytes.h"
@@ -24,6 +25,11 @@ constexpr int kZstdLevel = 3;
 // More entries than a checkpoint ever saves (Checkpointing::entries, 2^22 by default) is a file
 // to refuse, not to allocate.
 constexpr size_t kMaxEntries = size_t{1} << 26;
+// Nor can a checkpoint be larger than its entries uncompressed and its head: a bigger file (a
+// sparse one of gigabytes, say) is refused before it is read.
+uint64_t max_checkpoint_bytes(int m) {
+  return kMaxEntries * (2 * m + 6) + (1 << 20);
+}
 
 size_t entry_bytes(int m) {
   return 2 * m + 6;
@@ -33,22 +39,26 @@ uint64_t board_hash(const Board& b) {
   return Checksum::of(b.pits.data(), b.pits.size());
 }
 
-// The lines up to "entries N" (the same for writing and for checking).
-std::string head_lines(const Rules& rules, const Board& b, const SearchState& s) {
+// The lines up to "entries N" (the same for writing and for checking), N the state's entries or
+// `entries` when given.
+std::string head_lines(const Rules& rules, const Board& b, const SearchState& s,
+                       std::optional<size_t> entries = std::nullopt) {
   std::ostringstream text;
   text << "kalah checkpoint 2\nrules m=" << rules.pits << " " << describe(rules) << "\nboard";
   for (int i = 0; i < 2 * rules.pits; ++i) text << " " << int{b.pits[i]};
   text << "\nnodes " << s.nodes << "\n";
   for (const MoveBounds& mv : s.moves)
     text << "move " << mv.pit + 1 << " " << mv.bounds.lower << " " << mv.bounds.upper << "\n";
-  text << "entries " << s.entries.size() << "\n";
+  text << "entries " << entries.value_or(s.entries.size()) << "\n";
   return text.str();
 }
 
 }  // namespace
 
-std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b) {
-  return dir + "/" + variant_name(rules) + "-" + to_hex(board_hash(b)) + ".checkpoint";
+std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b,
+                            const RecordKey& key) {
+  return dir + "/" + variant_name(rules) + "-" + to_hex(board_hash(b)) + "." + key.id() +
+         ".checkpoint";
 }
 
 void make_checkpoint_dir(const std::string& dir) {
@@ -75,7 +85,7 @@ void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b
   const std::string frame =
       compress_block(reinterpret_cast<const uint8_t*>(entries.data()), entries.size(), kZstdLevel);
   const std::string text = head + "mac " + key.mac({head, frame}) + "\nend\n";
-  const std::string path = checkpoint_path(dir, rules, b);
+  const std::string path = checkpoint_path(dir, rules, b, key);
   AtomicFile file(dir, path.substr(dir.size() + 1));
   file.write(text.data(), text.size());
   file.write(frame.data(), frame.size());
@@ -141,11 +151,14 @@ void read_entries(const std::string& raw, int m, SearchState& state) {
 std::optional<SearchState> read_checkpoint(const std::string& dir, const Rules& rules,
                                            const Board& b, std::string& problem,
                                            const RecordKey& key) {
-  const std::string path = checkpoint_path(dir, rules, b);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::optional<SearchState> state = parse_checkpoint(data, rules, b, problem, key);
+  const std::string path = checkpoint_path(dir, rules, b, key);
+  const FileRead f = read_regular_file(path, max_checkpoint_bytes(rules.pits));
+  if (f.status == FileRead::Status::kMissing) return std::nullopt;
+  if (f.status != FileRead::Status::kRead) {
+    problem = path + ": " + f.why;
+    return std::nullopt;
+  }
+  std::optional<SearchState> state = parse_checkpoint(f.text, rules, b, problem, key);
   if (!state) problem = path + ": " + problem;
   return state;
 }
@@ -173,10 +186,15 @@ std::optional<SearchState> parse_checkpoint(const std::string& data, const Rules
   if (count > kMaxEntries ||
       ZSTD_getFrameContentSize(frame.data(), frame.size()) != count * entry_bytes(m))
     return refuse("the entries are not the size the file says");
-  // The board and rules are checked by rewriting the head: a file for another board or rules
-  // under this name (a hash collision) is refused.
+  // The board and rules are checked by rewriting the head (before the entries are allocated): a
+  // file for another board or rules under this name (a hash collision) is refused.
+  if (head != head_lines(rules, b, state, count))
+    return refuse("written for another board or rules");
+  // No compressor makes table entries 64 times smaller: a frame that claims so is refused
+  // before its entries are allocated.
+  if (count * entry_bytes(m) > 64 * frame.size() + 4096)
+    return refuse("the entries are not the size the file says");
   state.entries.resize(count);
-  if (head != head_lines(rules, b, state)) return refuse("written for another board or rules");
   std::string raw(count * entry_bytes(m), '\0');
   const size_t size = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
   if (ZSTD_isError(size) || size != raw.size()) return refuse("the entries are damaged");
@@ -232,7 +250,12 @@ std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double sec
   c->checkpointing.resume = c->resumed ? &*c->resumed : nullptr;
   // Each save says what is proven so far: a search of hours between its answers shows progress.
   c->checkpointing.save = [dir, rules, b, stores, full, note](const SearchState& s) {
-    write_checkpoint(dir, rules, b, s);
+    try {
+      write_checkpoint(dir, rules, b, s);
+    } catch (const DatabaseError& e) {  // a full or read-only disk: the search is worth more
+      if (note) note(std::string("cannot save the checkpoint (the search goes on): ") + e.what());
+      return;
+    }
     if (note) note("checkpoint: " + describe_state(s, b, stores, full));
   };
   return c;

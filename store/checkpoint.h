@@ -1,7 +1,9 @@
 // checkpoint.h: a long solve's progress in a file (`kalah solve --checkpoint DIR`, docs/design.md
 // §7): the SearchState of solver/search_run.h for one board of one rule variant.
 //
-// DIR/<variant>-<16 hex digits: the board's hash>.checkpoint, format version 2: text lines, then
+// DIR/<variant>-<16 hex digits: the board's hash>.<key id>.checkpoint (one file a key: several users
+// or keys sharing DIR never overwrite each other's; store/keyed_hash.h), format version 2: text
+// lines, then
 // the table entries as one zstd frame (content size and checksum), 2m + 6 bytes each: the board
 // (the mover's pits, then the opponent's), lo and hi (int16, little endian), the move (int8, -1
 // for none) and log2 of the work (uint8):
@@ -34,7 +36,8 @@
 
 namespace kalah {
 
-std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b);
+std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b,
+                            const RecordKey& key = RecordKey::user());
 
 // Creates dir and its parents when missing (DatabaseError when it cannot): a solve checks it
 // before its first hour of search, not at its first save.
@@ -57,8 +60,9 @@ std::optional<SearchState> parse_checkpoint(const std::string& data, const Rules
 
 // A search's checkpoints in dir for position p: the state saved there, if any, and the saving to
 // it. `note` is told (a line each) what the run resumes from, each save, and a file it cannot
-// trust, which is ignored. `full`: for a full analysis, whose notes estimate what remains.
-// Throws DatabaseError when dir cannot be created.
+// trust, which is ignored. `full`: for a full analysis, whose notes estimate what remains. A save
+// that fails (a full disk) is said to `note` and the search goes on: the next save tries again.
+// Throws DatabaseError when dir cannot be created or written.
 struct Checkpoints {
   std::optional<SearchState> resumed;
   Checkpointing checkpointing;

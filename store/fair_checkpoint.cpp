@@ -2,11 +2,13 @@
 #include "store/fair_checkpoint.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <sstream>
 
 #include "base/atomic_file.h"
+#include "base/regular_file.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "solver/notation.h"
@@ -18,21 +20,29 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
                                std::vector<FairCandidate>& candidates,
                                const std::function<void(const std::string&)>& note,
                                const RecordKey& key)
-    : key_(key), m_(rules.pits) {
+    : key_(key), m_(rules.pits), note_(note) {
   make_checkpoint_dir(dir);
   const std::string name = "fair-" + variant_name(rules) + "-s" + std::to_string(seeds) + "-k" +
-                           std::to_string(moved) + ".log";
+                           std::to_string(moved) + "." + key.id() + ".log";
   path_ = dir + "/" + name;
+  lock_ = std::make_unique<WriterLock>(
+      path_ + ".lock", "the fair log " + path_ + " is written",
+      ": one run a log (wait for it, or give another --checkpoint)");
   header_ = "kalah fair checkpoint 1 m=" + std::to_string(m_) + " " + describe(rules) +
             " seeds=" + std::to_string(seeds) + " moved=" + std::to_string(moved);
   std::map<std::string, FairCandidate*> by_text;
   for (FairCandidate& c : candidates) by_text[format_absolute(c.position, m_)] = &c;
 
+  // A line a candidate, each under 256 bytes: a bigger file is no log of this run.
+  const FileRead f = read_regular_file(path_, 4096 + 256 * candidates.size());
+  if (f.status != FileRead::Status::kRead && f.status != FileRead::Status::kMissing)
+    throw DatabaseError(path_ + ": " + f.why);
   std::string kept = header_ + "\n", text;
   size_t ignored = 0;
-  std::ifstream in(path_);
-  if (in && std::getline(in, text) && text != header_) ++ignored;  // another run's: all ignored
-  while (ignored == 0 && std::getline(in, text)) {
+  std::istringstream in(f.text);
+  for (bool first = true; std::getline(in, text); first = false) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();  // CRLF endings
+    if (first && text == header_) continue;
     std::istringstream fields(text);
     std::string position, mac, rest;
     int lower = 0, upper = 0;
@@ -45,7 +55,7 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
     if (!c || lower > upper || lower < possible.lower || upper > possible.upper ||
         std::max(lower, c->margin.lower) > std::min(upper, c->margin.upper) ||
         !key_.verify({header_, body}, mac)) {
-      ++ignored;
+      ++ignored;  // the header of another run, a damaged or forged line: the others still count
       continue;
     }
     c->margin = {std::max(lower, c->margin.lower), std::min(upper, c->margin.upper)};
@@ -73,9 +83,15 @@ std::string FairCheckpoint::line(const FairCandidate& c) const {
 }
 
 void FairCheckpoint::record(const FairCandidate& c) {
+  if (!file_) return;  // a write failed before: the run goes on unkept
   const std::string text = line(c);
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
-    throw DatabaseError(path_ + ": cannot write");
+  if (std::fwrite(text.data(), 1, text.size(), file_) == text.size() && std::fflush(file_) == 0)
+    return;
+  if (note_)
+    note_(path_ + ": cannot write (" + std::strerror(errno) +
+          "): the run goes on, what it settles from now on is not kept");
+  std::fclose(file_);
+  file_ = nullptr;
 }
 
 }  // namespace kalah

@@ -79,6 +79,7 @@ void make_key(const std::string& path) {
 RecordKey::RecordKey(const uint8_t (&bytes)[kBytes]) {
   init_sodium();
   std::memcpy(key_, bytes, kBytes);
+  id_ = mac({"kalah key id"}).substr(0, 16);
 }
 
 std::string RecordKey::user_path() {

@@ -34,9 +34,14 @@ class RecordKey {
   std::string mac(std::initializer_list<std::string_view> pieces) const;
   // Whether `hex` is that hash (compared in constant time).
   bool verify(std::initializer_list<std::string_view> pieces, std::string_view hex) const;
+  // 16 hex digits that name this key in file names (a keyed hash of a fixed text, which tells
+  // nothing of the key): what one key writes never lands on another's file, and a reader leaves
+  // the files of other keys alone.
+  const std::string& id() const { return id_; }
 
  private:
   uint8_t key_[kBytes];
+  std::string id_;
 };
 
 }  // namespace kalah

@@ -52,20 +52,27 @@ JsonObject audit_variant(const std::string& dir, const Rules& rules, const Verif
     problems.push_back("removed from the answer store: " + removed);
     if (!c.json) std::printf("  FAILED removed from the answer store: %s\n", removed.c_str());
   }
-  if (!c.json)
+  if (!c.json) {
+    for (const std::string& unread : a.unreadable)
+      std::printf("  skipped (cannot be read now, kept): %s\n", unread.c_str());
     std::printf(
         "  answer store %s: %llu records: %llu agree with the database, %llu with a search, "
-        "%llu unchecked (not searched to the end in %g s), %zu removed\n",
+        "%llu unchecked (not searched to the end in %g s), %llu of other keys left alone, "
+        "%zu unreadable, %zu removed\n",
         store.dir().c_str(), static_cast<unsigned long long>(a.records),
         static_cast<unsigned long long>(a.by_database),
         static_cast<unsigned long long>(a.by_search),
-        static_cast<unsigned long long>(a.unchecked), c.answer_seconds, a.removed.size());
+        static_cast<unsigned long long>(a.unchecked), c.answer_seconds,
+        static_cast<unsigned long long>(a.other_keys), a.unreadable.size(), a.removed.size());
+  }
   return JsonObject()
       .add("dir", store.dir())
       .add("records", a.records)
       .add("by_database", a.by_database)
       .add("by_search", a.by_search)
       .add("unchecked", a.unchecked)
+      .add("other_keys", a.other_keys)
+      .add("unreadable", a.unreadable)
       .add("removed", a.removed);
 }
 

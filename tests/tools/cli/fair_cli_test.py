@@ -55,7 +55,7 @@ class Fair(unittest.TestCase):
                 break
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
-        log = os.path.join(ck, os.listdir(ck)[0])
+        log, = [os.path.join(ck, f) for f in os.listdir(ck) if f.endswith(".log")]
         with open(log) as f:
             logged = len(f.readlines()) - 1
         self.assertGreater(logged, 0)

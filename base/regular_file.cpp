@@ -1,0 +1,50 @@
+// regular_file.cpp: bounded reads of regular files only (base/regular_file.h).
+#include "base/regular_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace kalah {
+
+FileRead read_regular_file(const std::string& path, uint64_t max_bytes) {
+  FileRead r;
+  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    const bool missing = errno == ENOENT;
+    r.status = missing ? FileRead::Status::kMissing : FileRead::Status::kUnreadable;
+    r.why = missing ? "no such file" : std::string("cannot be opened: ") + std::strerror(errno);
+    return r;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    r.status = FileRead::Status::kUnreadable;
+    r.why = std::string("cannot be read: ") + std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    r.status = FileRead::Status::kNotRegular;
+    r.why = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
+  } else if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    r.status = FileRead::Status::kTooBig;
+    r.why = std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
+            " such a file may hold";
+  } else {
+    r.text.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < r.text.size()) {
+      const ssize_t n = read(fd, r.text.data() + got, r.text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    r.text.resize(got);  // a file that shrank as it was read is what was read
+    r.status = FileRead::Status::kRead;
+  }
+  close(fd);
+  return r;
+}
+
+}  // namespace kalah

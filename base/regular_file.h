@@ -1,0 +1,29 @@
+// regular_file.h: reading a file kalah keeps (a record, a checkpoint, a log, a key) without
+// trusting what is at its name: a FIFO, a device or a directory is refused at once (opened
+// without blocking, never read), and a file larger than the caller's bound is refused before
+// anything is allocated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace kalah {
+
+struct FileRead {
+  enum class Status {
+    kRead,        // `text` holds the whole file
+    kMissing,     // nothing at the name
+    kNotRegular,  // a FIFO, a device, a socket or a directory: not read
+    kTooBig,      // larger than the bound: not read
+    kUnreadable,  // it could not be opened or read (permissions, I/O, too many open files)
+  };
+  Status status = Status::kMissing;
+  std::string text;
+  std::string why;  // for anything but kRead: what is wrong, in words
+};
+
+// Reads the regular file at `path` (following symbolic links) whole, if it holds at most
+// `max_bytes`.
+FileRead read_regular_file(const std::string& path, uint64_t max_bytes);
+
+}  // namespace kalah
