@@ -38,7 +38,6 @@ StopReason why_short(const StopFlag* stop) {
 // shared out over the arena's threads (each proof runs on one); those written before a stop are
 // kept.
 void certify_fair(const FairQuery& q, FairProgress& now, FairOutcome& o) {
-  make_checkpoint_dir(q.certificate_dir);
   std::vector<const FairCandidate*> fair;
   for (const FairCandidate& c : o.candidates)
     if (c.fair()) fair.push_back(&c);
@@ -71,6 +70,8 @@ FairOutcome answer(const FairQuery& q, int threads) {
   o.moved = q.moved;
   o.exact = q.exact;
   o.candidates = fair_candidates(q.rules.pits, q.seeds, q.moved);
+  // Made (or refused) before the search, not after it.
+  if (!q.certificate_dir.empty()) make_checkpoint_dir(q.certificate_dir);
   std::unique_ptr<FairCheckpoint> log;
   if (!q.checkpoint_dir.empty()) {
     log = std::make_unique<FairCheckpoint>(q.checkpoint_dir, q.rules, q.seeds, q.moved,

@@ -2,8 +2,10 @@
 #include "query/query.h"
 
 #include <tbb/task_arena.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -44,6 +46,13 @@ void check(const Query& q) {
   const bool pie = q.ask == Ask::kPie || q.ask == Ask::kPieValue;
   if (pie && !q.certificate.empty())
     throw std::invalid_argument("a certificate proves a position's value; not with the pie rule");
+  if (!q.certificate.empty()) {  // checked before the search, not after its hours
+    std::filesystem::path dir = std::filesystem::path(q.certificate).parent_path();
+    if (dir.empty()) dir = ".";
+    if (!std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
+      throw std::invalid_argument("the certificate's directory " + dir.string() +
+                                  " does not exist or cannot be written");
+  }
   if (q.transport && (pie || q.ask == Ask::kMove || !q.certificate.empty()))
     throw std::invalid_argument(
         "over processes kalah answers a value or a full analysis without a certificate");

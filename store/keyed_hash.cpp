@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <iostream>
 #include <mutex>
 #include <stdexcept>
+
+#include "base/regular_file.h"
 
 namespace kalah {
 namespace {
@@ -34,31 +36,44 @@ std::string hex(const uint8_t* bytes, size_t n) {
                            "leaves the records and checkpoints made with the old key unused)");
 }
 
-// The key in `path`, or nothing when there is no such file.
+// The key in `path`, or nothing when there is no such file. Only a regular file of a line is
+// read: a FIFO, a device (/dev/zero), a directory or a dangling link is refused at once.
 std::unique_ptr<RecordKey> read_key(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec) && !ec) return nullptr;
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot be read");
-  std::string text;
-  std::getline(in, text);
+  const FileRead f = read_regular_file(path, 256);
+  if (f.status == FileRead::Status::kMissing) {
+    struct stat link;
+    if (lstat(path.c_str(), &link) == 0) fail(path, "is a symbolic link to a missing file");
+    return nullptr;
+  }
+  if (f.status != FileRead::Status::kRead) fail(path, f.why);
+  std::string text = f.text.substr(0, f.text.find('\n'));
+  if (!text.empty() && text.back() == '\r') text.pop_back();
   uint8_t bytes[RecordKey::kBytes];
   size_t n = 0;
   if (text.size() != 2 * RecordKey::kBytes ||
       sodium_hex2bin(bytes, sizeof bytes, text.data(), text.size(), nullptr, &n, nullptr) != 0 ||
       n != sizeof bytes)
     fail(path, "does not hold a key");
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && (st.st_mode & 077))
+    std::cerr << "warning: the answer store's key " << path << " can be read by others (mode "
+              << std::oct << (st.st_mode & 0777) << std::dec
+              << "): whoever reads it can forge records and checkpoints; chmod 600 it\n";
   return std::make_unique<RecordKey>(bytes);
 }
 
 // Makes a new key at `path` unless another process got there first: written to a temporary
-// file, then linked to the name, which fails if the name exists.
+// file, then linked to the name, which fails if the name exists. Its directory is made 0700 only
+// when kalah creates it: a directory that exists (a team's, a shared one) keeps its mode.
 void make_key(const std::string& path) {
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) fail(path, "cannot create " + dir.string() + ": " + ec.message());
-  chmod(dir.c_str(), 0700);
+  if (!std::filesystem::exists(dir, ec)) {
+    std::filesystem::create_directories(dir, ec);
+    if (ec) fail(path, "cannot create its directory " + dir.string() + ": " + ec.message());
+    chmod(dir.c_str(), 0700);
+  }
   uint8_t bytes[RecordKey::kBytes];
   randombytes_buf(bytes, sizeof bytes);
   const std::string text = hex(bytes, sizeof bytes) + "\n";

@@ -4,7 +4,9 @@
 #include "store/fair_checkpoint.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -82,6 +84,22 @@ TEST(FairLog, OneRunWritesALogAtATimeAndAnotherKeysRunLeavesItAlone) {
   EXPECT_EQ(resumed(dir.str(), RecordKey(other_bytes)), 0u);
   EXPECT_EQ(test::read_file(path), good);  // the other key's run has a log of its own
   EXPECT_EQ(resumed(dir.str(), key), c.size());
+}
+
+TEST(FairLog, AFifoAtItsNameIsRefusedAtOnce) {
+  const test::TempDir dir;
+  const RecordKey key(kBytes);
+  const std::string path = written_log(dir.str(), key);
+  std::filesystem::remove(path);
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    resumed(dir.str(), key);
+    ADD_FAILURE() << "a FIFO was read as the log";
+  } catch (const DatabaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
 }
 
 }  // namespace

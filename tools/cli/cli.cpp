@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <string>
 
 #include "db/file_names.h"
@@ -30,11 +31,13 @@ void add_db_option(po::options_description& desc, std::string& dir, const char* 
                      po::value(&dir)
                          ->default_value(fallback, fallback.empty() ? "none" : fallback)
                          ->value_name("DIR")
-                         ->notifier([](const std::string& d) {
-                           if (d.empty())
-                             throw UsageError(
-                                 "no database directory: give --db DIR or set KALAH_DB (KALAH_DB, "
-                                 "XDG_CACHE_HOME and HOME give no default)");
+                         ->notifier([fallback](const std::string& d) {
+                           if (!d.empty()) return;
+                           if (!fallback.empty())  // so it was given empty
+                             throw UsageError("--db is empty: give a directory");
+                           throw UsageError(
+                               "no database directory: give --db DIR or set KALAH_DB (KALAH_DB, "
+                               "XDG_CACHE_HOME and HOME give no default)");
                          }),
                      what);
 }
@@ -90,6 +93,16 @@ bool parse_command(const CommandHelp& help, const po::options_description& desc,
     return false;
   }
   po::notify(vm);
+  // A value given empty (`--db ""`, a shell variable that was not set) is a mistake, never
+  // "none": an empty record of moves or token is the only empty value that means something.
+  static const std::set<std::string> kDirectories = {"db", "checkpoint", "certificates", "keep"};
+  for (const auto& [name, value] : vm)
+    if (!value.defaulted() && value.value().type() == typeid(std::string) &&
+        value.as<std::string>().empty() && name != "moves" && name != "token")
+      throw UsageError("--" + name + " is empty: give " +
+                       (kDirectories.count(name)  ? "a directory"
+                        : name == "certificate" ? "a file"
+                                                : "a value"));
   return true;
 }
 
