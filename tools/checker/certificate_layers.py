@@ -6,6 +6,8 @@ hash), sharing no code with kalah's C++.
 
 import math
 import os
+import re
+import stat
 import struct
 from collections import OrderedDict
 
@@ -14,6 +16,30 @@ import zstandard
 
 class BadInput(Exception):
     """Input that cannot be read: a malformed certificate, a missing or damaged layer file."""
+
+
+def whole_number(text, what):
+    """An ASCII decimal integer (an optional minus, digits 0-9 only: not '²' or Arabic-Indic
+    digits, which Python's int() and isdigit() would take); BadInput otherwise."""
+    if not isinstance(text, str) or not re.fullmatch(r"-?[0-9]{1,20}", text):
+        raise BadInput(f"{what} is not a whole number: {text!r}")
+    return int(text)
+
+
+def open_regular(path, named=True):
+    """A regular file opened for reading in binary: a FIFO, a device or a directory at the name
+    (or behind a symbolic link) is refused at once, never read. BadInput's message starts with
+    the path when `named`."""
+    said = f"{path}: " if named else ""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise BadInput(f"{said}{e.strerror}") from e
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise BadInput(f"{said}not a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
 
 
 # --- Layer files (docs/design.md sections 4 and 6, db/layer_file.h) ---------------------------
@@ -53,7 +79,7 @@ class Layer:
         self.path, self.s, self.rules = path, s, rules
         self.body_unchecked = body_checksums
         try:
-            with open(path, "rb") as f:
+            with open_regular(path) as f:
                 raw = f.read(128)
                 size = os.fstat(f.fileno()).st_size
                 fields = HEADER.unpack_from(raw) if len(raw) == 128 else None
@@ -76,13 +102,16 @@ class Layer:
                     "transform": (transform, 0),
                     "boards": (self.boards, layer_size(rules.m, s)),
                     "blocks": (self.blocks, -(-self.boards // max(self.per_block, 1))),
-                    "file size": (file_size, size), "complete flag": (flags & 1, 1),
+                    "complete flag": (flags & 1, 1),
                     "header checksum": (header_checksum, checksum(zeroed)),
                     "body checksum": (f"{self.body_checksum:016x}", expect_checksum),
                 }
                 for field, (got, want) in expect.items():
                     if got != want:
                         raise BadInput(f"{path}: {field} is {got!r}, expected {want!r}")
+                if size != file_size:
+                    raise BadInput(f"{path}: the file has {size} bytes, its header says "
+                                   f"{file_size}")
                 f.seek(index_at)
                 raw_index = f.read(8 * (self.blocks + 1))
                 if len(raw_index) != 8 * (self.blocks + 1) or checksum(raw_index) != index_checksum:
@@ -93,7 +122,7 @@ class Layer:
                 self.file_size = file_size
         except OSError as e:
             raise BadInput(f"{path}: {e.strerror}") from e
-        self.file = open(path, "rb")
+        self.file = open_regular(path)
         self.decoded = 0
 
     def check_body(self):

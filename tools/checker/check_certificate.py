@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - the message is the point
     sys.exit("check_certificate.py: needs the zstandard module (Debian: apt-get install "
              "python3-zstandard)")
 
-from certificate_layers import BadInput, Database  # noqa: E402 (beside this file)
+from certificate_layers import BadInput, Database, open_regular, whole_number  # noqa: E402
 
 
 class Rejected(Exception):
@@ -99,7 +99,8 @@ def position_board(m, text):
     2); None when it is not one."""
     parts = text.replace(":", ",").split(",")
     side = parts.pop() if parts and parts[-1] in ("S", "N") else parts.pop(0) if parts else ""
-    if side not in ("S", "N") or len(parts) != 2 * m + 2 or not all(p.isdigit() for p in parts):
+    if side not in ("S", "N") or len(parts) != 2 * m + 2 or \
+            not all(p.isascii() and p.isdigit() for p in parts):
         return None
     bins = [int(p) for p in parts]
     south, north = bins[:m], bins[m + 1:2 * m + 1]
@@ -113,54 +114,64 @@ def position_stores(m, text):
     """The mover's store minus the opponent's of an absolute position (position_board's)."""
     parts = text.replace(":", ",").split(",")
     side = parts.pop() if parts[-1] in ("S", "N") else parts.pop(0)
-    south, north = int(parts[m]), int(parts[2 * m + 1])
+    south, north = whole_number(parts[m], "a store"), whole_number(parts[2 * m + 1], "a store")
     return south - north if side == "S" else north - south
 
 
+# A header is a few hundred bytes; the moves are one byte each, and no proof's moves compress
+# more than a thousandfold (what a frame claims beyond that is refused before it is decompressed).
+MAX_HEADER = 1 << 16
+MAX_RATIO = 1000
+
+
 def read_certificate(path):
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise BadInput(f"{path}: {e.strerror}") from e
-    fields, layers, at = {}, {}, 0
-    while True:
-        end = data.find(b"\n", at)
-        if end < 0:
-            raise BadInput(f"{path}: no 'end' line: not a kalah certificate")
-        line = data[at:end].decode("utf-8", "replace")
-        at = end + 1
-        if line == "end":
-            break
+    """The certificate's fields, layers and moves; BadInput (without the path, which the caller
+    names) for anything that is not a readable certificate of format 1."""
+    with open_regular(path, named=False) as f:
+        head = f.read(MAX_HEADER)
+        end = head.find(b"\nend\n")
+        if not head.startswith(b"kalah certificate") or end < 0:
+            raise BadInput("not a kalah certificate (no header ending in an 'end' line)")
+        f.seek(end + 5)
+        frame = f.read()
+    fields, layers = {}, {}
+    for line in head[:end].decode("utf-8", "replace").split("\n"):
         key, _, rest = line.partition(" ")
         if key == "layer":
             parts = rest.split()
-            if len(parts) != 3 or not parts[0].isdigit():
-                raise BadInput(f"{path}: bad layer line {line!r}")
-            layers[int(parts[0])] = (parts[1], parts[2])
+            if len(parts) != 3:
+                raise BadInput(f"bad layer line {line!r}")
+            layers[whole_number(parts[0], "a layer line's seeds")] = (parts[1], parts[2])
         else:
             fields[key] = rest
     if fields.get("kalah") != "certificate 1":
-        raise BadInput(f"{path}: not a kalah certificate of format 1")
+        raise BadInput("not a kalah certificate of format 1")
     try:
         rules = dict(kv.split("=", 1) for kv in fields["rules"].split())
-        rules = Rules(int(rules["m"]), rules["capture"], rules["end"], rules["remainder"])
-        board = bytes(int(x) for x in fields["board"].split())
-        value, top, count = int(fields["value"]), int(fields["leaf-layer"]), int(fields["moves"])
+        rules = Rules(whole_number(rules["m"], "m"), rules["capture"], rules["end"],
+                      rules["remainder"])
+        board = bytes(whole_number(x, "a pit") for x in fields["board"].split())
+        value = whole_number(fields["value"], "value")
+        top = whole_number(fields["leaf-layer"], "leaf-layer")
+        count = whole_number(fields["moves"], "moves")
     except (KeyError, ValueError) as e:  # bytes() refuses counts outside 0..255
-        raise BadInput(f"{path}: a header line is missing or malformed ({e})") from e
-    if len(board) != 2 * rules.m:
-        raise BadInput(f"{path}: the board does not have {2 * rules.m} pits")
+        raise BadInput(f"a header line is missing or malformed ({e})") from e
+    if not 1 <= rules.m <= 16 or len(board) != 2 * rules.m:
+        raise BadInput(f"the board does not have 2m pits (m = {rules.m})")
     if position_board(rules.m, fields.get("position", "")) != board:
-        raise BadInput(f"{path}: its position line is not the board it certifies")
-    if sorted(layers) != list(range(1, top + 1)):
-        raise BadInput(f"{path}: layers 1..{top} are not each listed once")
+        raise BadInput("its position line is not the board it certifies")
+    if len(layers) != top or sorted(layers) != list(range(1, top + 1)):
+        raise BadInput(f"layers 1..{top} are not each listed once")
+    declared = zstandard.frame_content_size(frame) if len(frame) >= 4 else -1
+    if declared != count or count > MAX_RATIO * len(frame):
+        raise BadInput(f"the moves' frame holds {declared} bytes for the header's {count} moves "
+                       f"in {len(frame)} bytes")
     try:
-        moves = zstandard.ZstdDecompressor().decompress(data[at:])
+        moves = zstandard.ZstdDecompressor().decompress(frame, max_output_size=count)
     except zstandard.ZstdError as e:
-        raise BadInput(f"{path}: the moves do not decompress: {e}") from e
+        raise BadInput(f"the moves do not decompress: {e}") from e
     if len(moves) != count:
-        raise BadInput(f"{path}: {len(moves)} moves, the header says {count}")
+        raise BadInput(f"{len(moves)} moves, the header says {count}")
     return rules, board, value, top, layers, moves, fields
 
 
@@ -273,7 +284,11 @@ def check(path, args, databases):
         if checker.progress:
             print("\r\033[K", end="", file=sys.stderr)
     except BadInput as e:
+        # A layer's problem names its file already; the certificate's is named here.
         print(f"check_certificate.py: {path}: {e}", file=sys.stderr)
+        return 2
+    except (MemoryError, zstandard.ZstdError) as e:
+        print(f"check_certificate.py: {path}: cannot be read: {e!r}", file=sys.stderr)
         return 2
     except Rejected as e:
         print(f"REJECTED: {path}: {e}", file=sys.stderr)
@@ -293,9 +308,13 @@ def check(path, args, databases):
         print(f"  trusted: the values of these layer files in {args.db} (header, index and zstd "
               "frame checksums checked" + (", body checksums recomputed)" if args.body_checksums
                                           else "; body checksums not recomputed)"))
+        inside = os.path.realpath(args.db) + os.sep
         for s in sorted(database.layers):
             layer = database.layers[s]
-            print(f"    {os.path.basename(layer.path)}  checksum {layer.body_checksum:016x}  "
+            real = os.path.realpath(layer.path)  # a link out of --db is named where it leads
+            shown = os.path.basename(layer.path) if real.startswith(inside) else \
+                f"{os.path.basename(layer.path)} -> {real} (outside {args.db})"
+            print(f"    {shown}  checksum {layer.body_checksum:016x}  "
                   f"{layer.decoded} blocks decoded")
         print(f"  `kalah verify --full {args.db}` recomputes every layer's values from their "
               "children")

@@ -5,7 +5,9 @@ that tools/checker/check_certificate.py accepts, proving the value `kalah solve`
 that claims another value, lacks a move, plays an empty pit or has a move too many, or plays a
 pit the board lacks, is rejected (exit 1); a damaged or missing layer file, a layer named by a
 path or as another variant's file, a forged layer inside --db and a position line that is not
-the certified board are unreadable input (exit 2).
+the certified board are unreadable input (exit 2); so are, within a memory limit and without a
+traceback, a huge leaf-layer, a moves frame that claims 50 MB, a FIFO and digits that are not
+ASCII.
 
 usage: python3 certificate_test.py KALAH_EXECUTABLE CHECK_CERTIFICATE_PY
 """
@@ -13,6 +15,7 @@ import itertools
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -221,6 +224,39 @@ class Certificates(unittest.TestCase):
         r = check(path, forged)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("body checksum mismatch", r.stderr)
+
+
+    def test_bombs_fifos_and_foreign_digits_are_unreadable_within_a_memory_limit(self):
+        # Each in a checker limited to 1 GiB of address space: refused with exit 2 and a line,
+        # at once, whatever the input claims.
+        path, _ = self.certify("1,0,2,1/0,2,1,1", VARIANTS[0], 4, self.db)
+        out = os.path.join(self.tmp.name, "bomb.cert")
+        huge = zstandard.ZstdCompressor(level=19).compress(bytes(50 << 20))  # 50 MB of pit 1
+        fifo = os.path.join(self.tmp.name, "fifo.cert")
+        os.mkfifo(fifo)
+        cases = [("leaf-layer 100000000", lambda: rewrite(path, out, line=lambda t: (
+                     "leaf-layer 100000000" if t.startswith("leaf-layer ") else t))),
+                 ("a frame claiming 50 MB", lambda: open(out, "wb").write(
+                     read_bytes(path)[:read_bytes(path).index(b"\nend\n") + 5].replace(
+                         b"\nmoves ", b"\nmoves 52428800\nx ") + huge)),
+                 ("the header's count under the frame's", lambda: open(out, "wb").write(
+                     read_bytes(path)[:read_bytes(path).index(b"\nend\n") + 5] + huge)),
+                 ("a superscript digit", lambda: rewrite(path, out, line=lambda t: (
+                     t.replace("position 1", "position \u00b2", 1)))),
+                 ("an Arabic-Indic digit", lambda: rewrite(path, out, line=lambda t: (
+                     t.replace("value ", "value \u0663", 1) if t.startswith("value ") else t)))]
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+        for what, make in cases + [("a FIFO", None)]:
+            if make:
+                make()
+            target = fifo if make is None else out
+            r = subprocess.run([sys.executable, CHECKER, target, "--db", self.db],
+                               capture_output=True, text=True, timeout=20, preexec_fn=limit)
+            self.assertEqual(r.returncode, 2, (what, r.stdout, r.stderr))
+            self.assertNotIn("Traceback", r.stderr, what)
+            self.assertEqual(r.stderr.count(target), 1, (what, r.stderr))
 
 
 if __name__ == "__main__":
