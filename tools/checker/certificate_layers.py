@@ -1,5 +1,5 @@
-"""The layer files a kalah certificate reads its leaves from (tools/checker/check_certificate.py): their
-header, index and blocks checked and decoded, and boards ranked into them, written from the
+"""The layer files a kalah certificate reads its leaves from (tools/checker/check_certificate.py):
+their header, index and blocks checked and decoded, and boards ranked into them, written from the
 documents alone (docs/design.md sections 4 and 6, db/layer_file.h's layout, base/checksum.h's
 hash), sharing no code with kalah's C++.
 """
