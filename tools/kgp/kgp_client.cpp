@@ -1,10 +1,10 @@
-// kgp_client.cpp: the KGP client of kgp_client.h: a reader of the server's lines, and a worker
-// thread per board that sends kalah's move as it improves. The reader never waits for a worker:
-// a board's work that a `stop` or a new board made moot is told to stop and left to end on its
-// own, so that every command is answered at once.
+// kgp_client.cpp: the KGP client of kgp_client.h: a reader of the server's lines, and one
+// worker thread (Mover) that sends kalah's move for the latest board as it improves. The reader
+// never waits for the worker: it posts a board and goes on, so that every command (a `ping`
+// among a flood of `state`s) is answered at once.
 #include "tools/kgp/kgp_client.h"
 
-#include <atomic>
+#include <condition_variable>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -55,49 +55,94 @@ class Databases {
   std::map<int, OpenedDatabase> open_;
 };
 
-// The work on one `state`: a thread choosing the move, answering as it improves.
-class StateWorker {
+// The moves: one thread for the client's life, working on the latest `state` only. The reader
+// posts each board and returns at once; a board posted while another is worked on silences that
+// one (nothing more is sent for it) and stops its search, and boards posted faster than they are
+// taken up are coalesced to the latest: a flood of states costs a copy each, one thread in all.
+class Mover {
  public:
-  StateWorker(KgpConnection& server, uint64_t id, const KgpBoard& kb, double seconds,
-              Databases& databases)
-      : server_(server), id_(id) {
-    const auto arrival = MoveClock::now();
-    thread_ = std::thread([this, kb, seconds, &databases, arrival] {
-      work(kb, arrival, seconds_from_now(seconds), databases);
-      finished_ = true;
-    });
-  }
-  ~StateWorker() {
-    stop();
+  Mover(KgpConnection& server, double seconds, Databases& databases)
+      : server_(server), seconds_(seconds), databases_(databases), thread_([this] { loop(); }) {}
+  ~Mover() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+      silence();
+    }
+    posted_.notify_one();
     thread_.join();
   }
-  uint64_t id() const { return id_; }
-  bool finished() const { return finished_; }
-  // After this returns nothing more is sent for this state, and its search ends soon.
-  void stop() {
+  Mover(const Mover&) = delete;
+  Mover& operator=(const Mover&) = delete;
+
+  // The board of `state` id: the one to work on now.
+  void post(uint64_t id, const KgpBoard& kb) {
+    {
+      std::lock_guard lock(mutex_);
+      silence();
+      pending_ = Job{id, kb, MoveClock::now(), ++generation_};
+    }
+    posted_.notify_one();
+  }
+  // `stop` (ref 0: whatever is worked on): nothing more is sent for that board.
+  void stop(uint64_t ref) {
     std::lock_guard lock(mutex_);
-    stopped_ = true;
-    halt_.raise(StopReason::kStop);
+    if (ref == 0 || ref == current_id_ || (pending_ && pending_->id == ref)) silence();
   }
 
  private:
-  void send(const std::string& line) {
-    std::lock_guard lock(mutex_);
-    if (!stopped_) server_.send(line);
-  }
-
+  struct Job {
+    uint64_t id;
+    KgpBoard board;
+    MoveClock::time_point arrival;
+    uint64_t generation;
+  };
   static constexpr std::chrono::milliseconds kSettle{30};
 
-  void work(const KgpBoard& kb, MoveClock::time_point arrival, MoveClock::time_point deadline,
-            Databases& databases) {
+  // Under mutex_: the current board's work stops and sends nothing more; no board is pending.
+  void silence() {
+    ++generation_;
+    pending_.reset();
+    if (halt_) halt_->raise(StopReason::kStop);
+  }
+  // Sends `line` for the job of `generation` unless it was silenced since (under the lock that
+  // silencing takes, so nothing follows a `stop`).
+  void send(uint64_t generation, const std::string& line) {
+    std::lock_guard lock(mutex_);
+    if (generation == generation_) server_.send(line);
+  }
+
+  void loop() {
+    for (;;) {
+      Job job;
+      StopFlag halt;
+      {
+        std::unique_lock lock(mutex_);
+        posted_.wait(lock, [&] { return closing_ || pending_; });
+        if (closing_) return;
+        job = std::move(*pending_);
+        pending_.reset();
+        current_id_ = job.id;
+        halt_ = &halt;
+      }
+      work(job, halt);
+      std::lock_guard lock(mutex_);
+      halt_ = nullptr;
+    }
+  }
+
+  void work(const Job& job, const StopFlag& halt) {
+    const KgpBoard& kb = job.board;
     const int m = kb.board.m();
     const Rules rules{m};  // KGP's: standard capture, immediate end, seeds to their owner
     const int stores = kb.south_store - kb.north_store;
+    const auto deadline = job.arrival + std::chrono::duration_cast<MoveClock::duration>(
+                                            std::chrono::duration<double>(seconds_));
     int last = -1;
     const MoveImproved improved = [&](const MoveChoice& c) {
       if (c.pit < 0 || c.pit == last) return;
       last = c.pit;
-      send(format_kgp(id_, "move", std::to_string(c.pit + 1)));
+      send(job.generation, format_kgp(job.id, "move", std::to_string(c.pit + 1)));
     };
     MoveChoice c;
     int on_pits = 0;
@@ -110,18 +155,19 @@ class StateWorker {
       q.position.mover_store = kb.south_store;
       q.position.opponent_store = kb.north_store;
       q.ask = Ask::kMove;
-      q.db = databases.of(m);
-      q.stop = &halt_;
+      q.db = databases_.of(m);
+      q.stop = &halt;
       q.deadline = deadline;
       q.progress = [&](const QueryProgress& p) {
         if (p.move) improved(*p.move);
       };
       c = *run(q).move;
     } else {
-      c = choose_move(rules, kb.board, stores, deadline, &halt_, improved);
+      c = choose_move(rules, kb.board, stores, deadline, &halt, improved);
     }
     if (c.pit < 0) {
-      send(format_kgp(id_, "error", kgp_quote("the game is over on this board: no move")));
+      send(job.generation,
+           format_kgp(job.id, "error", kgp_quote("the game is over on this board: no move")));
       return;
     }
     improved(c);
@@ -129,7 +175,7 @@ class StateWorker {
     // replaces an unregistered last move by a random one when the client yields; and it records
     // a comment with the next move, dropping it at a yield. So the final move is sent again,
     // after its comment, and no sooner than kSettle after the board arrived (docs/design.md §9).
-    std::this_thread::sleep_until(arrival + kSettle);
+    std::this_thread::sleep_until(job.arrival + kSettle);
     std::ostringstream comment;
     if (c.proven)
       comment << "proven: " << signed_number(c.value) << " for the mover ("
@@ -137,18 +183,22 @@ class StateWorker {
               << ")";
     else
       comment << "estimate " << signed_number(c.value) << " after a " << c.depth << "-ply search";
-    send(format_kgp(0, "set", "info:comment " + kgp_quote(comment.str())));
-    send(format_kgp(id_, "move", std::to_string(c.pit + 1)));
-    send(format_kgp(id_, "yield"));
+    send(job.generation, format_kgp(0, "set", "info:comment " + kgp_quote(comment.str())));
+    send(job.generation, format_kgp(job.id, "move", std::to_string(c.pit + 1)));
+    send(job.generation, format_kgp(job.id, "yield"));
   }
 
   KgpConnection& server_;
-  const uint64_t id_;
+  const double seconds_;
+  Databases& databases_;
   std::mutex mutex_;
-  bool stopped_ = false;
-  StopFlag halt_;
-  std::atomic<bool> finished_{false};
-  std::thread thread_;
+  std::condition_variable posted_;
+  std::optional<Job> pending_;  // the latest board, not yet taken up
+  uint64_t generation_ = 0;     // bumped by every post and silence: older work sends nothing
+  uint64_t current_id_ = 0;     // the id of the board being worked on
+  StopFlag* halt_ = nullptr;    // its search's stop flag
+  bool closing_ = false;
+  std::thread thread_;  // last: starts once the members it uses exist
 };
 
 // The client: greets, asks for freeplay, then answers the server's commands until goodbye.
@@ -204,7 +254,7 @@ class Client {
         server_.send(format_kgp(0, "set", "auth:token " + kgp_quote(o_.token)));
       server_.send(format_kgp(0, "mode", o_.verify ? "verify" : "freeplay"));
     } else if (c.name == "state") {
-      retire();  // a new board: the last one's work is moot
+      mover_.stop(0);  // a new board: the last one's work is moot, even if this one is bad
       if (c.args.size() != 1) return refuse(c, "'state' takes one board literal");
       KgpBoard board;
       try {
@@ -212,7 +262,7 @@ class Client {
       } catch (const std::invalid_argument& e) {
         return refuse(c, e.what());
       }
-      worker_ = std::make_unique<StateWorker>(server_, c.id, board, o_.seconds, databases_);
+      mover_.post(c.id, board);
     } else if (c.name == "problem") {
       solve(c);
     } else if ((c.name == "ok" || c.name == "error") && judged_.erase(c.ref)) {
@@ -224,7 +274,7 @@ class Client {
                  printable_input(c.args.empty() ? line : c.args[0], 200));
       }
     } else if (c.name == "stop") {
-      if (worker_ && (c.ref == 0 || c.ref == worker_->id())) retire();
+      mover_.stop(c.ref);
     } else if (c.name == "ping") {
       server_.send(format_kgp(c.id, "pong", c.args.empty() ? "" : kgp_quote(c.args[0])));
     } else if (c.name == "error") {
@@ -259,16 +309,6 @@ class Client {
     server_.send(format_kgp(c.id, "error", kgp_quote(why)));
   }
 
-  // Silences the current worker and leaves it to end on its own (joined once it has, or when
-  // the client ends); workers that have ended are let go.
-  void retire() {
-    if (worker_) {
-      worker_->stop();
-      retired_.push_back(std::move(worker_));
-    }
-    std::erase_if(retired_, [](const auto& w) { return w->finished(); });
-  }
-
   const KgpOptions& o_;
   KgpConnection server_;
   Databases databases_;
@@ -277,8 +317,7 @@ class Client {
   uint64_t next_id_ = 1;  // odd: our own
   std::set<uint64_t> judged_;
   int right_ = 0, wrong_ = 0;
-  std::vector<std::unique_ptr<StateWorker>> retired_;  // stopped, perhaps still ending
-  std::unique_ptr<StateWorker> worker_;                // the board being worked on
+  Mover mover_{server_, o_.seconds, databases_};  // last: stopped and joined first
 };
 
 }  // namespace

@@ -155,6 +155,25 @@ class Kgp(unittest.TestCase):
         self.assertEqual(s.finish(timeout=10)[0], 0)
         self.assertLess(time.time() - start, 2)
 
+    def test_a_flood_of_states_is_coalesced_and_pings_are_answered_at_once(self):
+        # 20,000 boards at once: a ping after them is answered within a second (at once on an
+        # idle machine), the last board is played, and the client ends at goodbye.
+        s = Server("--no-db", "--time", "1")
+        s.greet()
+        board = "<6,0,0," + ",".join(["4"] * 12) + ">"
+        flood = b"".join(f"{2 * k + 1000} state {board}\r\n".encode() for k in range(20000))
+        s.raw(flood)
+        start = time.time()
+        cid = s.send("ping")
+        s.expect(rf"@{cid} pong", timeout=10)
+        latency = time.time() - start
+        print(f"pong {latency * 1000:.1f} ms after 20,000 states", file=sys.stderr)
+        self.assertLess(latency, 1)
+        last = 2 * 19999 + 1000
+        s.expect(rf"@{last} yield", timeout=10)
+        s.send("goodbye")
+        self.assertEqual(s.finish(timeout=10)[0], 0)
+
     def test_malformed_lines_are_refused_and_the_client_goes_on(self):
         s = Server("--no-db", "--time", "1")
         s.greet()
