@@ -123,8 +123,10 @@ PyObject* probe(PyObject* self, PyObject* position) {
       const std::string text = py::handle(position).cast<std::string>();
       py::gil_scoped_release release;
       value = db.probe(text);
-    } else {
+    } else if (position != Py_None && py::isinstance<api::Position>(position)) {
       value = db.probe(py::handle(position).cast<const api::Position&>());  // a subclass
+    } else {
+      throw py::cast_error();
     }
     if (!value) Py_RETURN_NONE;
     return PyLong_FromLong(*value);

@@ -91,6 +91,9 @@ class Module(unittest.TestCase):
             self.assertEqual(db.probe(pos), expected["value"], pos)
             self.assertEqual(without_counts(db.analyse(pos)), without_counts(expected), pos)
         self.assertIsNone(db.probe("4,4,4,4/4,4,4,4"))  # 32 seeds: above the top layer
+        for wrong in (None, 3, b"1,1/1,1"):
+            with self.assertRaisesRegex(TypeError, "takes a kalah.Position or a str"):
+                db.probe(wrong)
         searched = db.analyse("4,4,4,1/1,1,1,1")
         self.assertEqual(searched["source"], "search")
         self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])

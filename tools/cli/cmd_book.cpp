@@ -247,6 +247,8 @@ int cmd_book(const std::vector<std::string>& args, bool check_only) {
     throw UsageError(action.empty() ? "say what to do: kalah book build ... or kalah book list ..."
                                     : "no book action '" + printable_input(action, 20) +
                                           "' (build or list)");
+  if (vm.count("plies") && o.plies < 0)
+    throw UsageError("--plies must be 0 or more, got " + std::to_string(o.plies));
   if (o.plies < 0 && action == "build") throw UsageError("give --plies K, how deep the book goes");
   if (o.plies >= 0) check_range("--plies", o.plies, 0, kMaxPlies);
   const ThreadLimit limit(o.threads);

@@ -133,7 +133,8 @@ int cmd_fair(const std::vector<std::string>& args, bool check_only) {
   if (!o.game.position.empty() || !o.game.moves.empty())
     throw UsageError(
         "kalah fair starts from the start of Kalah(M,N): give --seeds, not a position or moves");
-  if (o.game.seeds < 0) throw UsageError("give --seeds N: the start the seeds are moved from");
+  if (o.game.seeds == GameOptions::kNotGiven)
+    throw UsageError("give --seeds N: the start the seeds are moved from");
   check_range("--moved", o.moved, 1, 3);
   check_range<int64_t>("--tt-mb", o.table_mb, 1, 1 << 20);
   const ThreadLimit limit(o.threads);

@@ -44,17 +44,21 @@ Game resolve_game(const GameOptions& o, int default_seeds) {
     throw UsageError("give --db or --no-db, not both");
   Game g;
   const bool pits_given = o.pits != GameOptions::kNotGiven;
+  const bool seeds_given = o.seeds != GameOptions::kNotGiven;
+  if (seeds_given && o.seeds < 0)
+    throw UsageError("--seeds must be 0 or more (seeds in each pit), got " +
+                     std::to_string(o.seeds));
   int m = pits_given ? o.pits : 6;
   if (pits_given) make_rules(o.pits, o.rule_flags);  // refuses pits out of range first
   if (!o.position.empty()) {
-    if (o.seeds >= 0)
+    if (seeds_given)
       throw UsageError("give either --seeds (a start position) or a position, not both");
     const ParsedPosition parsed = parse_position(o.position, pits_given ? o.pits : 0);
     m = parsed.pits;
     g.start = parsed.position;
     g.title = "a position of " + std::to_string(m) + "-pit Kalah";
   } else {
-    const int n = o.seeds >= 0 ? o.seeds : default_seeds;
+    const int n = seeds_given ? o.seeds : default_seeds;
     if (n < 0) throw UsageError("nothing to solve: give --seeds N (and --pits M) or a position");
     try {
       g.start = start_position(m, n);

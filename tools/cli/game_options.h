@@ -22,7 +22,7 @@ void add_database_options(po::options_description& desc, DatabaseOptions& o,
 struct GameOptions {
   static constexpr int kNotGiven = std::numeric_limits<int>::min();
   int pits = kNotGiven;
-  int seeds = -1;  // -1: not given
+  int seeds = kNotGiven;
   std::string position;
   std::string moves;  // a game record played from the position first
   RuleFlags rule_flags;

@@ -86,6 +86,14 @@ class Trust(unittest.TestCase):
             self.assertEqual(run.returncode, 2, (option, args))
             self.assertIn(f"{option} is empty", run.stderr, (option, args))
 
+    def test_nonsense_numbers_are_named(self):
+        for args, said in ((["solve", "--seeds", "-3"], "--seeds must be 0 or more"),
+                           (["book", "build", "--pits", "3", "--seeds", "2", "--plies", "-1"],
+                            "--plies must be 0 or more, got -1")):
+            run = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=10)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertIn(said, run.stderr, args)
+
     def test_a_certificates_directory_is_checked_before_the_search(self):
         start = time.monotonic()
         run = subprocess.run([EXE, "solve", "--pits", "5", "--seeds", "5", "--no-db",
