@@ -134,13 +134,16 @@ Routed route(const std::string& target, Analyst& analyst) {
       return {Pool::kNone,
               {200, "application/json", moves_json("serve", request.rules, request.position).str()},
               {}};
-    if (path == "/api/v1/move")
-      return {analyst.needs_search(request) ? Pool::kSearch : Pool::kFast, {}, [&analyst, request] {
+    if (path == "/api/v1/move") {
+      const bool search = analyst.needs_search(request);
+      return {search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search] {
+                if (search) run_in_background();
                 return HttpResponse{200, "application/json", analyst.move(request)};
               }};
-    return {analyst.needs_search(request) && !analyst.cached(request) ? Pool::kSearch : Pool::kFast,
-            {},
-            [&analyst, request] {
+    }
+    const bool search = analyst.needs_search(request) && !analyst.cached(request);
+    return {search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search] {
+              if (search) run_in_background();
               return HttpResponse{200, "application/json", analyst.answer(request)};
             }};
   } catch (const std::invalid_argument& e) {
@@ -213,6 +216,7 @@ int cmd_serve(const std::vector<std::string>& args, bool check_only) {
   a.limits.max_budget = std::chrono::milliseconds(o.max_budget_ms);
   a.max_searches = kSearchesPerThread * std::max(1, limit.threads());
   Analyst analyst(a);
+  const Background searches_in_background;
   HttpLimits limits;
   limits.max_connections = static_cast<size_t>(o.connections);
   limits.request_timeout = limits.write_timeout = std::chrono::milliseconds(o.timeout_ms);

@@ -1,6 +1,7 @@
 // analyst.cpp: answers of `kalah serve` (tools/server/analyst.h).
 #include "tools/server/analyst.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,7 +14,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The estimate of an answer that found no search slot in its budget.
+// The estimate of an answer that found no search slot in its budget (at most what is left of
+// the budget).
 constexpr std::chrono::milliseconds kQuickEstimate{100};
 
 // The absolute form: the answer names the side to move, which the relative form leaves out.
@@ -168,7 +170,11 @@ Outcome Analyst::compute(const ServeRequest& r) {
           q.progress = [live](const QueryProgress& p) { live->report(p); };
         return run(q);
       },
-      [&](StopReason why) { return not_started(q, why, kQuickEstimate); });
+      [&](StopReason why) {  // at most the budget left: an answer past it is not held back
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            r.deadline - Clock::now());
+        return not_started(q, why, std::clamp(left, std::chrono::milliseconds(0), kQuickEstimate));
+      });
   o.seconds = seconds_since(r.arrival);
   return o;
 }

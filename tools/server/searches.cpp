@@ -1,10 +1,17 @@
 // searches.cpp: kalah serve's search admission and named searches (tools/server/searches.h).
 #include "tools/server/searches.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "base/units.h"
 #include "query/answer.h"
 
 namespace kalah {
+
+void run_in_background() {
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);  // a thread's own: never fails
+}
 
 bool SearchAdmission::enter(StopFlag* stop) {
   std::lock_guard lock(mutex_);
