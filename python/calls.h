@@ -46,8 +46,9 @@ api::Options options(int threads, api::Question ask, const std::optional<double>
 // Runs work(stop, progress) on a thread of its own without the GIL, while this thread looks for
 // signals every 50 ms: on Ctrl-C it stops the work and raises KeyboardInterrupt (Python only
 // sees a signal when its own thread asks). Progress reports (the latest one) go to
-// `on_progress` from this thread too, as dicts; an exception it raises stops the work and is
-// raised. Returns the answer's dict.
+// `on_progress` from this thread too, as dicts, and the last one again (its `seconds` brought
+// up to date) when 0.5 s pass without a new one, so that a callback can drive a heartbeat; an
+// exception it raises stops the work and is raised. Returns the answer's dict.
 template <class Work>
 py::object interruptible(const Work& work, const py::object& on_progress) {
   std::atomic<bool> stop{false};
@@ -59,9 +60,12 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
       std::lock_guard lock(mutex);
       pending = p.json;
     };
+  const auto start = std::chrono::steady_clock::now();
   auto task = std::async(std::launch::async, [&] { return work(&stop, sink); });
   bool interrupted = false;
   std::optional<py::error_already_set> failed;
+  py::object last;  // the last report, as a dict
+  auto told = start;  // when on_progress was last called
   {
     py::gil_scoped_release release;
     while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
@@ -76,9 +80,17 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
         std::lock_guard lock(mutex);
         report.swap(pending);
       }
-      if (!report) continue;
+      const auto now = std::chrono::steady_clock::now();
+      if (!report && (!last || now - told < std::chrono::milliseconds(500))) continue;
       try {
-        on_progress(py::module_::import("json").attr("loads")(*report));
+        if (report) {
+          last = py::module_::import("json").attr("loads")(*report);
+        } else {  // a heartbeat: the last report, up to date in time
+          last = last.attr("copy")();
+          last["seconds"] = std::chrono::duration<double>(now - start).count();
+        }
+        told = now;
+        on_progress(last);
       } catch (py::error_already_set& e) {
         failed.emplace(std::move(e));
         stop = true;

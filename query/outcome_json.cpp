@@ -22,6 +22,8 @@ JsonObject stopped_json(const std::string& command, const Outcome& o) {
                        .add("source", "bounds")
                        .add("nodes", o.nodes)
                        .add("seconds", o.seconds);
+  if (o.margin.exact())  // bounds that meet are the value, whatever else was not finished
+    out.add("value", o.margin.lower).add("result", result_word(o.margin.lower));
   if (o.estimate) out.add("estimate", estimate_json(*o.estimate));
   return add_earlier_nodes(out, o.earlier_nodes).add("stopped", to_string(o.stopped));
 }

@@ -3,6 +3,7 @@
 #include "query/query_search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -53,12 +54,14 @@ class Reports {
     estimate_ = e;
     send();
   }
+  std::atomic<uint64_t> live_nodes{0};  // the search's solvers add to it (SearchSetup)
 
  private:
   void send() {
     if (!q_.progress) return;
     QueryProgress report;
     report.search = proven_;
+    report.search.nodes = std::max(proven_.nodes, live_nodes.load(std::memory_order_relaxed));
     report.nodes_by_process = stats_.nodes_by_process;
     if (estimate_) report.estimate = within(*estimate_, proven_);
     q_.progress(report);
@@ -93,6 +96,7 @@ void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
     estimating->wait_first(stop);
   }
   if (q.progress) setup.progress = [&](const SearchProgress& now) { reports.proven(now); };
+  setup.live_nodes = &reports.live_nodes;
   SearchResult r;
   if (q.transport) {
     r = full ? analyse_frontier(setup, q.position, *q.transport, q.frontier, &stats)

@@ -165,6 +165,7 @@ RootSearch::RootSearch(const SearchSetup& setup, const Board& b)
     for (int h = 0; h < threads; ++h) {
       c.helpers.push_back(std::make_unique<Solver>(setup.rules, table, setup.leaves));
       c.helpers.back()->set_stop_flag(setup.stop);
+      c.helpers.back()->set_node_counter(setup.live_nodes);
       if (pauses) c.helpers.back()->set_pause_flag(pauses->flag());
     }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -71,6 +72,9 @@ struct SearchSetup {
   const StopFlag* stop = nullptr;          // raised: the search returns the bounds proven
   const Checkpointing* checkpoint = nullptr;
   ProgressSink progress = {};
+  // Added to by the search's solvers every few thousand nodes: the nodes searched so far, for
+  // a progress report between tests (SearchProgress::nodes is counted only after each).
+  std::atomic<uint64_t>* live_nodes = nullptr;
 };
 
 // What it returns.

@@ -57,6 +57,10 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
 }
 
 bool Solver::must_leave() {
+  if (counter_) {
+    counter_->fetch_add(nodes_ - counted_, std::memory_order_relaxed);
+    counted_ = nodes_;
+  }
   for (const StopFlag* flag : {stop_, cancel_})
     if (flag && flag->raised()) throw SearchInterrupted(flag->reason());  // it ends the search
   if (pause_ && pause_->raised()) {

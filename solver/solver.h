@@ -5,6 +5,7 @@
 // with s seeds on the board.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,9 @@ class Solver {
   // The only thread in a shared table (reading it once the search is over) does not leave it
   // for its growth: the table grows before the next search.
   void stay_for_growth() { leaves_for_growth_ = false; }
+  // `counter` is added the nodes searched every kInterruptInterval nodes (any thread may read
+  // it): a search's nodes so far, between its results.
+  void set_node_counter(std::atomic<uint64_t>* counter) { counter_ = counter; }
 
   uint64_t nodes() const { return nodes_; }
   uint64_t probes() const { return probes_; }
@@ -102,6 +106,8 @@ class Solver {
   uint64_t nodes_ = 0, probes_ = 0;
   uint64_t lost_work_ = 0;  // work evicted from a shared table, not yet reported to it
   StopReason left_ = StopReason::kNone;  // why the last search() left the table
+  std::atomic<uint64_t>* counter_ = nullptr;
+  uint64_t counted_ = 0;  // nodes_ as last added to *counter_
   bool leaves_for_growth_ = true;
   Bounds bounds_;
 };

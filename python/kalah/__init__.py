@@ -110,7 +110,8 @@ class Progress(_TypedDict, total=False):
 
 
 ProgressCallback = _Callable[[Progress], None]
-"""``progress=``: called with a :class:`Progress` dict while a search works."""
+"""``progress=``: called with a :class:`Progress` dict while a search works: at each new report,
+and with the last one again (its ``seconds`` up to date) when half a second passes without one."""
 DatabaseArgument = _Union[Database, None, str, _os.PathLike]
 """The ``db`` argument: a Database; ``"default"`` (the command line's default directory's
 database of the rules, when it holds them); another directory (str or os.PathLike), whose
@@ -166,8 +167,8 @@ def solve(*, seeds: int, pits: int = 0, capture: _Optional[Capture] = None,
     once and kept; None searches without one. threads: 0 (every
     core) or how many. value_only: the value alone (no moves, no line), far less work in big
     games. timeout: seconds (None, 0 or inf: no limit; any size is safe); when they run out the
-    answer holds the bounds proven (``interrupted``, ``lower``, ``upper``) and the estimate of a
-    heuristic search (``estimate``) instead of a value. pie: the pie rule (the opponent may swap
+    answer holds the bounds proven (``interrupted``, ``lower``, ``upper``; ``value`` too when
+    they meet) and the estimate of a heuristic search (``estimate``). pie: the pie rule (the opponent may swap
     after the first turn): every opening and the best. progress: called with a
     :class:`Progress` dict as bounds are proven and the estimate improves (on this thread, at
     most every 50 ms; an exception it raises stops the search and is raised).

@@ -292,6 +292,10 @@ class Module(unittest.TestCase):
             self.assertTrue(r["running"])
             if "estimate" in r and "lower" in r:
                 self.assertTrue(r["lower"] <= r["estimate"]["value"] <= r["upper"], r)
+        # A heartbeat: a report at least every half second, the nodes so far in them.
+        times = [0] + [t for t, _ in reports] + [time.monotonic() - start]
+        self.assertLess(max(b - a for a, b in zip(times, times[1:])), 0.6, times)
+        self.assertTrue(any(r["nodes"] > 0 for _, r in reports), reports)
 
         def fail(report):
             raise RuntimeError("enough")

@@ -8,6 +8,7 @@
 
 #include "base/utf8.h"
 #include "query/answer.h"
+#include "query/query.h"
 #include "solver/notation.h"
 #include "tests/json_check.h"
 
@@ -65,6 +66,20 @@ TEST(Json, EchoedInputStaysValid) {
       EXPECT_TRUE(JsonCheck::valid(json)) << json;
     }
   }
+}
+
+// A stopped answer whose bounds meet says the value, whatever else was not finished.
+TEST(Json, BoundsThatMeetAreTheValue) {
+  Outcome o;
+  o.rules = Rules{4};
+  o.position = start_position(4, 3);
+  o.stopped = StopReason::kDeadline;
+  o.margin = {8, 8};
+  const std::string met = outcome_json("solve", o).str();
+  EXPECT_NE(met.find("\"interrupted\": true"), std::string::npos) << met;
+  EXPECT_NE(met.find("\"value\": 8, \"result\": \"win\""), std::string::npos) << met;
+  o.margin = {6, 8};
+  EXPECT_EQ(outcome_json("solve", o).str().find("\"value\""), std::string::npos);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "base/threads.h"
 #include "base/units.h"
 #include "query/answer.h"
+#include "query/deadline.h"
 #include "query/query.h"
 #include "solver/notation.h"
 #include "tools/cli/cli.h"
@@ -30,6 +31,7 @@ struct SolveOptions {
   std::string certificate;
   std::string checkpoint;
   double checkpoint_seconds = 60;
+  double seconds = 0;  // --time: 0 for none
   int frontier = FrontierOptions{}.leaves_per_slot;
 };
 
@@ -157,6 +159,7 @@ Query make_query(const SolveOptions& o, const Game& game) {
   q.ask = o.pie ? (o.value_only ? Ask::kPieValue : Ask::kPie)
                 : (o.value_only ? Ask::kValue : Ask::kAnalysis);
   q.stop = &stop_on_interrupt();
+  if (o.seconds > 0) q.deadline = seconds_from_now(o.seconds);
   q.table_mb = static_cast<size_t>(o.table_mb);
   q.note = [](const std::string& line) { std::cerr << "  " << line << std::endl; };
   q.checkpoint_dir = o.checkpoint;
@@ -168,7 +171,8 @@ Query make_query(const SolveOptions& o, const Game& game) {
   return q;
 }
 
-// Runs the query and prints its answer: exit status 0, or 130 when Ctrl-C stopped it.
+// Runs the query and prints its answer: exit status 0 (also when --time ran out: the bounds
+// proven and the estimate are the answer asked for), or 130 when Ctrl-C stopped it.
 int answer(const SolveOptions& o, const Game& game, Query& q, const OpenedDatabase& database) {
   database.attach(q);
   // The heading comes first, so a long solve shows at once what it works on.
@@ -179,12 +183,12 @@ int answer(const SolveOptions& o, const Game& game, Query& q, const OpenedDataba
     std::cout.flush();
   }
   if (const std::string warning = long_search_warning(q, thread_count(o.threads));
-      !warning.empty() && !(q.store && q.store->find(q.position)))
+      !warning.empty() && o.seconds == 0 && !(q.store && q.store->find(q.position)))
     std::cerr << "kalah solve: " << warning << std::endl;
   SolveProgress progress(q, o.progress, o.json, q.transport != nullptr);
   q.progress = [&](const QueryProgress& p) { progress(p); };
   // An estimate while it searches, where it is shown.
-  q.estimate = (o.progress || isatty(STDERR_FILENO)) && q.transport == nullptr;
+  q.estimate = (o.progress || o.seconds > 0 || isatty(STDERR_FILENO)) && q.transport == nullptr;
   const Outcome out = run(q);
   progress.clear();
   if (o.json)
@@ -193,7 +197,7 @@ int answer(const SolveOptions& o, const Game& game, Query& q, const OpenedDataba
     print_outcome(std::cout, out, database.dir);
   if (out.processes && out.processes->jobs)
     print_processes(std::cerr, *out.processes, out.seconds);
-  return out.complete() ? kExitOk : kExitInterrupted;
+  return out.complete() || out.stopped == StopReason::kDeadline ? kExitOk : kExitInterrupted;
 }
 
 // Under mpirun: process 0 answers as ever, its search spread over every process's threads
@@ -248,6 +252,9 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
       "checkpoint", po::value(&o.checkpoint)->value_name("DIR"),
       "keep the search's progress in DIR (created if missing): the same command after Ctrl-C, "
       "a kill or a reboot continues from it instead of starting again")(
+      "time", po::value(&o.seconds)->value_name("SECONDS"),
+      "stop after SECONDS and print what is proven by then (the bounds, an estimate), exit "
+      "status 0; as Ctrl-C does, which exits 130")(
       "checkpoint-every", po::value(&o.checkpoint_seconds)->value_name("SECONDS"),
       "seconds between checkpoints (default 60; longer when saving takes over 2 % of the time)")(
       "tt-mb", po::value(&o.table_mb)->value_name("MB"),
@@ -269,6 +276,7 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   if (vm.count("checkpoint-every"))
     check_range<double>("--checkpoint-every", o.checkpoint_seconds, 0.01, 1e6);
   if (vm.count("frontier")) check_range("--frontier", o.frontier, 1, kMaxFrontier);
+  if (vm.count("time")) check_range("--time", o.seconds, 0.01, 1e9);
   const ThreadLimit limit(o.threads);
   const Game game = resolve_game(o.game);
   const bool over_processes = under_mpirun();

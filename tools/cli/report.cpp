@@ -77,7 +77,8 @@ void print_pie(std::ostream& out, const Outcome& o) {
 }
 
 void print_stopped(std::ostream& out, const Outcome& o) {
-  out << "interrupted after " << o.nodes << " nodes";
+  out << (o.stopped == StopReason::kDeadline ? "stopped at its time after " : "interrupted after ")
+      << o.nodes << " nodes";
   if (o.earlier_nodes) out << " (and " << o.earlier_nodes << " before the checkpoint)";
   out << ", " << o.seconds << " s: the value for " << side_name(o.position.mover);
   if (o.margin.exact())

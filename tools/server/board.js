@@ -42,6 +42,7 @@ function start(m, n) {
 function node(position, played, parent) { return { position, played, parent, children: [] }; }
 function current() { return state.node.position; }
 function signed(v) { return v > 0 ? "+" + v : String(v); }
+function resultWord(margin) { return margin > 0 ? "win" : margin < 0 ? "loss" : "draw"; }
 // A finished game's position with the seeds left on the pits swept by the remainder rule, as
 // the server gives it (final_absolute).
 function finalPosition() {

@@ -77,7 +77,10 @@ function drawBoard() {
 // Until every move's value is proven: the value or the bounds proven so far, the estimate with
 // its depth, the time spent; each move's estimate and bounds.
 function showSearching() {
-  const parts = [], v = state.value, e = state.estimate, p = state.proven;
+  const parts = [], e = state.estimate, p = state.proven;
+  // Bounds that meet are the value, however much of the moves is left to find.
+  const met = p && p.lower === p.upper ? { value: p.lower, result: resultWord(p.lower) } : null;
+  const v = state.value || met;
   if (v) parts.push(`value <b class="${v.result}">${signed(v.value)}</b> (${v.result})`);
   else if (p) parts.push(`value in [${signed(p.lower)}, ${signed(p.upper)}]`);
   if (e && !v) parts.push(`estimate <b class="estimate">${signed(e.value)}</b>` +
@@ -90,10 +93,11 @@ function showSearching() {
     const { estimate, bounds: b } = unproven(mv.pit);
     if (estimate === undefined && !b) continue;
     const li = document.createElement("li");
+    const exact = b && b.lower === b.upper;  // a move whose bounds meet: its value, no estimate
     li.innerHTML = `pit ${mv.pit} ` +
-      (estimate !== undefined ? `<b class="estimate">≈${signed(estimate)}</b> ` : "") +
-      (b ? `<span class="muted">${b.lower === b.upper ? "= " + signed(b.lower)
-                                                      : "in " + bounds(b)}</span>` : "");
+      (exact ? `<b class="${resultWord(b.lower)}">${signed(b.lower)}</b>`
+       : (estimate !== undefined ? `<b class="estimate">≈${signed(estimate)}</b> ` : "") +
+         (b ? `<span class="muted">in ${bounds(b)}</span>` : ""));
     li.onclick = () => play(mv.pit);
     $("moves").appendChild(li);
   }

@@ -57,6 +57,20 @@ class Progress(unittest.TestCase):
         answer = json.loads(out)
         self.assertTrue(answer["interrupted"])
         self.assertTrue(answer["lower"] <= answer["estimate"]["value"] <= answer["upper"], answer)
+        # The nodes searched so far, before the end (not only after each test).
+        self.assertTrue(any(r["nodes"] > 0 for r in reports[:-1]), reports)
+
+    def test_time_ends_the_solve_with_its_bounds(self):
+        start = time.monotonic()
+        run = subprocess.run(SOLVE + ["--time", "2", "--json"], capture_output=True, text=True,
+                             timeout=30)
+        self.assertLess(time.monotonic() - start, 3 if os.environ.get("KALAH_SANITIZED") != "1"
+                        else 6)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertNotIn("will likely take over an hour", run.stderr)
+        answer = json.loads(run.stdout)
+        self.assertEqual((answer["interrupted"], answer["stopped"]), (True, "deadline"))
+        self.assertTrue(answer["lower"] <= answer["estimate"]["value"] <= answer["upper"], answer)
 
     def test_a_terminal_gets_one_line_rewritten_in_place(self):
         pid, fd = pty.fork()
