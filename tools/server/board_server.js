@@ -33,7 +33,14 @@ async function analyse(budget, valueOnly) {
       return;
     }
     state.answer = answer;
-    if (!answer.interrupted && !answer.error) noteValue(position, answer.value, true);
+    if (!answer.interrupted && !answer.error) {
+      noteValue(position, answer.value, true);
+      // Every move's exact value is its child's, for the child's mover: the review marks a turn
+      // from its parent's table at once, without waiting for the child's own search.
+      const south = parse(position).south;
+      for (const mv of answer.moves || [])
+        noteValue(mv.absolute, parse(mv.absolute).south === south ? mv.value : -mv.value, true);
+    }
     drawBoard();
     showAnswer();
     // Bounds only: search again with a larger budget, showing the bounds meanwhile.
@@ -173,8 +180,8 @@ function showThinking() {
   $("thinking").hidden = !t;
   if (!t) return;
   const best = e && e.best ? ` · best so far pit ${e.best} (≈${signed(e.value)})` : "";
-  $("thinking").textContent = `the computer (${t.side}) is thinking… ` +
-    `${((performance.now() - t.since) / 1000).toFixed(1)} s${best}`;
+  $("thinking").innerHTML = `the computer (${t.side}) is thinking… ` +
+    `${((performance.now() - t.since) / 1000).toFixed(1)} s<span class="best">${best}</span>`;
 }
 setInterval(() => { if (state.thinking) showThinking(); }, 100);
 

@@ -193,6 +193,53 @@ class Review(BoardCase):
         self.wait(lambda: "game over" in self.browser.find_element(By.ID, "status").text)
         self.browser.save_screenshot(os.path.join(SHOTS, "board-review.png"))
 
+    def test_a_long_move_list_never_overlaps_and_hidden_values_are_hidden(self):
+        # 30 turns of Kalah(6,6) (each ply the move that keeps the most seeds on the pits), at
+        # 1280 and 390 px: no two entries of the move list overlap; with "hide values" no value,
+        # result or bound is on the page.
+        def on_pits(absolute):
+            bins = [int(b) for b in absolute.split(",")[:-1]]
+            return sum(bins) - bins[6] - bins[13]
+        position, record = "6,6,6,6,6,6,0,6,6,6,6,6,6,0,S", []
+        while len(record) < 30:
+            m = self.moves(position)
+            if m["finished"]:
+                break
+            move = max(m["moves"], key=lambda mv: (on_pits(mv["absolute"]), -mv["pit"]))
+            side = "S" if position.endswith(",S") else "N"
+            if record and record[-1][0] == side:
+                record[-1][1].append(move["pit"])
+            else:
+                record.append((side, [move["pit"]]))
+            position = move["absolute"]
+        self.assertEqual(len(record), 30)
+        text = " ".join(f"{s}:" + "-".join(map(str, p)) for s, p in record)
+        for width in (1280, 390):
+            with self.subTest(width=width):
+                self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 900, "deviceScaleFactor": 1,
+                    "mobile": width < 600})
+                self.open(urllib.parse.urlencode({"position": "6,6,6,6,6,6/6,6,6,6,6,6",
+                                                  "moves": text}))
+                self.wait(lambda: self.script(
+                    "return document.querySelectorAll('#history li').length") == len(record))
+                overlaps = self.script("""
+                    const r = [...document.querySelectorAll('#history li')]
+                      .map(li => li.getBoundingClientRect());
+                    const out = [];
+                    for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++)
+                      if (r[i].left < r[j].right - 0.5 && r[j].left < r[i].right - 0.5 &&
+                          r[i].top < r[j].bottom - 0.5 && r[j].top < r[i].bottom - 0.5)
+                        out.push([i, j]);
+                    return out""")
+                self.assertEqual(overlaps, [])
+        self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.open(urllib.parse.urlencode({"position": START, "moves": "S:1"}))
+        self.wait(lambda: "value" in self.browser.find_element(By.ID, "status").text)
+        self.click("#hide")
+        shown = self.script("return document.body.innerText")
+        self.assertNotRegex(shown, r"\b(win|loss|draw|value|estimate)\b|\u2248|\[[+-]?\d+, ")
+
     def test_phone_layouts(self):
         sizes = [(w, m) for w in (320, 390) for m in range(1, 9)] + [(w, m) for w in (1280, 1920)
                                                                      for m in (1, 6, 8)]
