@@ -37,7 +37,9 @@ constexpr CommandHelp kHelp = {
     "and the best line to the end of the game, all from database probes. Positions come as\n"
     "arguments or, with none, one per line on standard input (blank lines and lines starting\n"
     "with # are skipped). A position with more seeds on its pits than the database's top layer\n"
-    "is refused unless --search is given, which solves it by search instead.",
+    "is answered from the answer store beside the database (the opening book, 'kalah book', and\n"
+    "what searches kept) when it holds it, else refused unless --search is given, which solves\n"
+    "it by search instead.",
     "  kalah query --db db 0,3,1,2,0,0/0,1,2,0,0,4/20,17\n"
     "  kalah query --db db --capture empty --json < positions.txt\n"
     "  kalah query --db db --search 4,4,4,4,4,4/4,4,4,4,4,4\n"
@@ -57,7 +59,7 @@ class Querier {
     q.position = p;
     open(q);
     const int s = seeds(p.board);
-    if (s > q.db->max_seeds() && !o_.search)
+    if (s > q.db->max_seeds() && !o_.search && !(q.store && q.store->find(p)))
       throw UsageError("position '" + printable_input(text) + "' has " + std::to_string(s) +
                        " seeds on the pits; the database holds up to " +
                        std::to_string(q.db->max_seeds()) + " (add --search to solve it by search)");

@@ -66,6 +66,10 @@ class Book(unittest.TestCase):
         query = json.loads(kalah("query", "--db", self.db, "--search", "--json",
                                  searched[-1]["position"], env=self.env))
         self.assertEqual(query["source"], "store")
+        # The book answers query without --search too, the start among its positions.
+        start = json.loads(kalah("query", "--db", self.db, "--json", "--pits", "4",
+                                 "3,3,3,3/3,3,3,3", env=self.env))
+        self.assertEqual((start["source"], start["value"]), ("store", positions[0]["value"]))
         info = kalah("info", "--db", self.db, "--pits", "4", env=self.env)
         self.assertIn(f"opening book: {done['book_positions']} positions", info)
 
