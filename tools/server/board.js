@@ -175,6 +175,12 @@ function show() {
   showHistory();
   showReview();
   $("position-text").value = current();
+  if (state.thinking && state.thinking.position !== current()) {  // the user went elsewhere
+    state.thinking = null;
+    showThinking();
+    $("computer-note").textContent = "the computer's move was dropped: its position is no " +
+      "longer shown (it moves again when it is to move)";
+  }
   if (!state.editing) {
     $("status").textContent = "searching…";
     loadMoves();
@@ -196,12 +202,19 @@ function play(pit, byComputer = false) {
   return true;
 }
 
+// A new game of the pits and seeds shown; a seeds box that is empty or out of range starts none
+// and says why (the game shown is kept).
 function newGame() {
   const m = Number($("pits").value);
-  const most = Math.floor(254 / (2 * m));
+  const most = Math.floor(254 / (2 * m)), text = $("seeds").value.trim();
   $("seeds").max = most;
-  const n = Math.max(1, Math.min(Number($("seeds").value) || 1, most));
-  $("seeds").value = n;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > most) {
+    $("computer-note").textContent = `seeds: give a whole number 1..${most} for ${m} pits ` +
+      `(got '${text.slice(0, 12)}'); the game shown is kept`;
+    syncControls();
+    return;
+  }
   state.root = state.node = node(start(m, n), null, null);
   show();
 }

@@ -163,7 +163,9 @@ async function computerMoves() {
       : `not proven in ${chosen.seconds} s, the best of a ${answer.depth}-ply search`;
     if (position !== current() || state.editing || $("computer").value !== side) return;
     await new Promise((done) => setTimeout(done, 300));  // let the last move be seen
-    if (position !== current() || !play(pit, true)) return;
+    if (position !== current()) return;
+    state.thinking = null;  // its move is played now, not dropped
+    if (!play(pit, true)) return;
     const turn = [];  // the computer's whole turn so far
     for (let n = state.node; n.parent && n.played.south === (side === "South"); n = n.parent)
       turn.unshift(n.played.pit);
@@ -190,7 +192,8 @@ setInterval(() => { if (state.thinking) showThinking(); }, 100);
 // the first that cannot be played; the defaults for a bad rule or option).
 async function load(params, fromUrl = false) {
   const errors = [], shown = (v) => (v.length > 40 ? v.slice(0, 40) + "…" : v);
-  const known = ["position", "start", "moves", "lines", "line", "ply", "computer", "level", "flip",
+  const known = ["position", "start", "pits", "seeds", "moves", "lines", "line", "ply", "computer",
+                 "level", "flip",
                  ...Object.keys(state.info.rules)];
   for (const k in params)
     if (!known.includes(k)) errors.push(`unknown parameter '${shown(k)}'`);
@@ -212,6 +215,15 @@ async function load(params, fromUrl = false) {
     else errors.push(`flip=${shown(params.flip)}: flip is 0 or 1`);
   }
   let root = fromUrl ? start(6, 4) : state.root.position;  // the last good state
+  if (params.pits !== undefined || params.seeds !== undefined) {  // a start, by its numbers
+    const m = params.pits === undefined ? 6 : Number(params.pits);
+    const n = params.seeds === undefined ? 4 : Number(params.seeds);
+    if (!Number.isInteger(m) || m < 1 || m > 8) errors.push(`pits=${shown(params.pits)}: pits is 1..8`);
+    else if (!Number.isInteger(n) || n < 1 || n > Math.floor(254 / (2 * m)))
+      errors.push(`seeds=${shown(params.seeds)}: seeds is 1..${Math.floor(254 / (2 * m))} ` +
+                  `for ${m} pits`);
+    else root = start(m, n);
+  }
   const startKey = params.start !== undefined ? "start"
                    : params.moves === undefined && params.position !== undefined ? "position" : null;
   const startText = params.start !== undefined ? params.start
@@ -250,9 +262,14 @@ async function load(params, fromUrl = false) {
 async function replay(text, name, errors) {
   let n = state.root;
   for (const turn of text.trim().split(/\s+/).filter(Boolean)) {
-    const m = /^([SN]):([1-8](?:-[1-8])*)$/.exec(turn);
+    const m = /^([SN]):(\d+(?:-\d+)*)$/.exec(turn);
     if (!m) { errors.push(`${name}: '${turn.slice(0, 20)}' is not a turn like S:3-6`); break; }
     for (const pit of m[2].split("-").map(Number)) {
+      const pits = parse(n.position).m;
+      if (pit < 1 || pit > pits) {
+        errors.push(`${name}: ${turn} cannot be played: there is no pit ${pit} (pits 1..${pits})`);
+        return n;
+      }
       const south = parse(n.position).south, moves = await fetchMoves(n.position);
       const move = moves.moves && moves.moves.find((mv) => mv.pit === pit);
       const why = moves.finished ? "the game is over"

@@ -131,7 +131,8 @@ class Review(BoardCase):
         self.wait(lambda: status() == "game over: South 10, North 12: North wins by 2")
 
     def test_every_bad_parameter_is_named_and_the_page_stays_usable(self):
-        bad = {"moves=S:9": "moves", "moves=N:1": "moves", "position=garbage": "position=garbage",
+        bad = {"moves=S:9": "there is no pit 9 (pits 1..6)", "moves=N:1": "moves",
+               "pits=9&seeds=3": "pits=9: pits is 1..8", "pits=8&seeds=30": "seeds is 1..15", "position=garbage": "position=garbage",
                "capture=weird": "capture=weird", "end=never": "end=never",
                "remainder=x": "remainder=x", "level=god": "level=god", "computer=Bob": "computer=Bob",
                "flip=2": "flip=2", "moves=S:1&ply=99": "ply=99", "moves=S:1&line=5": "line=5",
@@ -239,6 +240,18 @@ class Review(BoardCase):
         self.click("#hide")
         shown = self.script("return document.body.innerText")
         self.assertNotRegex(shown, r"\b(win|loss|draw|value|estimate)\b|\u2248|\[[+-]?\d+, ")
+
+    def test_a_start_by_its_numbers_and_a_seeds_box_that_keeps_the_game(self):
+        self.open("pits=8&seeds=3")
+        self.assertEqual(self.script("return state.root.position"),
+                         ",".join(["3"] * 8 + ["0"] + ["3"] * 8 + ["0", "S"]))
+        self.assertEqual(self.script("return [+$('pits').value, +$('seeds').value]"), [8, 3])
+        before = self.script("return state.root.position")
+        for typed in ("", "30"):  # empty, and over 254 / 16 = 15 for 8 pits
+            self.script(f"$('seeds').value = '{typed}'; $('seeds').onchange()")
+            self.assertEqual(self.script("return state.root.position"), before, typed)
+            self.assertIn("seeds: give a whole number 1..15 for 8 pits",
+                          self.script("return $('computer-note').textContent"))
 
     def test_phone_layouts(self):
         sizes = [(w, m) for w in (320, 390) for m in range(1, 9)] + [(w, m) for w in (1280, 1920)
