@@ -137,7 +137,7 @@ std::unique_ptr<DecodedLayer::Mapping> map_if_valid(const std::string& path,
                                                     const LayerHeader& layer, size_t size) {
   auto m = std::make_unique<DecodedLayer::Mapping>();
   m->path = path;
-  m->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  m->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);  // no FIFO waits
   if (m->fd < 0) return nullptr;
   unsigned char raw[kHeaderBytes];
   const bool valid = ::fstat(m->fd, &m->at_map) == 0 && S_ISREG(m->at_map.st_mode) &&
@@ -270,7 +270,7 @@ std::unique_ptr<DecodedLayer> DecodedLayer::open(const LayerFile& layer, const s
     return nullptr;
   // Written, the copy sits in the page cache in small folios, which stay small; dropped (it is
   // on disk), it is read back on demand in huge ones.
-  if (const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+  if (const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); fd >= 0) {
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     ::close(fd);
   }

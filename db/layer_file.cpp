@@ -160,11 +160,14 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uin
 LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int expect_seeds)
     : path_(path) {
   using Problem = DatabaseError::Problem;
-  fd_.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO at a layer's name is refused at once, never waited on (no effect on the
+  // regular files read below).
+  fd_.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno), Problem::kUnreadable);
   struct stat st;
   if (::fstat(fd_.fd, &st) != 0)
     fail(std::string("cannot stat: ") + std::strerror(errno), Problem::kUnreadable);
+  if (!S_ISREG(st.st_mode)) fail("not a regular file", Problem::kForeign);
   const auto actual_size = static_cast<uint64_t>(st.st_size);
   unsigned char raw[kHeaderSize] = {};
   pread_exact(raw, std::min<uint64_t>(actual_size, kHeaderSize), 0);

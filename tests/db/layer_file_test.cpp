@@ -2,7 +2,9 @@
 #include "db/layer_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -115,6 +117,21 @@ TEST_F(Damage, WrongVariantOrLayerIsRefused) {
   EXPECT_THROW(LayerFile(dir_.str("other"), empty, 4), DatabaseError);
   // No files of that variant: the caller asked for rules the directory does not hold.
   EXPECT_THROW(Database(dir_.str(), empty), std::invalid_argument);
+}
+
+// A FIFO at a layer's name (a trap, or a symbolic link to one) is refused at once, not waited on.
+TEST_F(Damage, AFifoAtALayersNameIsRefusedAtOnce) {
+  fs::remove(path(6));
+  ASSERT_EQ(mkfifo(path(6).c_str(), 0600), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    LayerFile(path(6), rules_, 6);
+    ADD_FAILURE() << "a FIFO was opened as a layer";
+  } catch (const DatabaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Database(dir_.str(), rules_), DatabaseError);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
 }
 
 }  // namespace
