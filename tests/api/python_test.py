@@ -69,11 +69,9 @@ class Module(unittest.TestCase):
         self.assertEqual({r["candidates"] for r in seen}, {answer["candidates"]})
         self.assertEqual([r["settled"] for r in seen], sorted(r["settled"] for r in seen))
         # The command line's progress lines are the same objects: the same keys.
-        lines = subprocess.run([EXE, "fair", "--pits", "4", "--seeds", "4", "--no-db",
-                                "--threads", "1", "--progress", "--json"], check=True,
-                               capture_output=True, text=True).stderr.splitlines()
-        self.assertTrue(lines, "no progress line from kalah fair --progress --json")
-        self.assertEqual({tuple(json.loads(line)) for line in lines}, {tuple(seen[-1])})
+        lines = subprocess.run([EXE, "fair", "--pits", "4", "--seeds", "4", "--no-db", "--json",
+                                "--progress"], check=True, capture_output=True, text=True).stderr
+        self.assertEqual({tuple(json.loads(l)) for l in lines.splitlines()}, {tuple(seen[-1])})
         with self.assertRaisesRegex(ValueError, "seeds moved must be 1..3, got 4"):
             kalah.fair(pits=3, seeds=2, moved=4, db=None)
 
@@ -91,9 +89,6 @@ class Module(unittest.TestCase):
             self.assertEqual(db.probe(pos), expected["value"], pos)
             self.assertEqual(without_counts(db.analyse(pos)), without_counts(expected), pos)
         self.assertIsNone(db.probe("4,4,4,4/4,4,4,4"))  # 32 seeds: above the top layer
-        for wrong in (None, 3, b"1,1/1,1"):
-            with self.assertRaisesRegex(TypeError, "takes a kalah.Position or a str"):
-                db.probe(wrong)
         searched = db.analyse("4,4,4,1/1,1,1,1")
         self.assertEqual(searched["source"], "search")
         self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])
@@ -213,8 +208,8 @@ class Module(unittest.TestCase):
             db.probe(kalah.Position.start(pits=3, seeds=1, capture="empty"))
         with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty"):  # other rules
             db.probe(kalah.Position.from_string(self.positions[0]))
-        with self.assertRaisesRegex(TypeError, "kalah.Position or a str, not int"):
-            db.probe(3)
+        for wrong in (None, 3, b"1,1/1,1"):  # neither a Position nor text
+            self.assertRaisesRegex(TypeError, "kalah.Position or a str, not", db.probe, wrong)
 
     def test_options_as_the_command_line(self):
         for args, flags in (({"value_only": True}, ["--value-only"]), ({"pie": True}, ["--pie"]),
@@ -223,10 +218,9 @@ class Module(unittest.TestCase):
             expected = cli("solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--json",
                            *flags)[0]
             self.assertEqual(without_counts(answer), without_counts(expected), args)
-        with self.assertRaisesRegex(ValueError, "not both"):
-            kalah.solve(pits=4, seeds=3, pie=True, value_only=True)
-        with self.assertRaisesRegex(ValueError, "timeout"):
-            kalah.solve(pits=4, seeds=3, timeout=-1)
+        self.assertRaisesRegex(ValueError, "not both", kalah.solve, pits=4, seeds=3, pie=True,
+                               value_only=True)
+        self.assertRaisesRegex(ValueError, "timeout", kalah.solve, pits=4, seeds=3, timeout=-1)
 
     def test_a_timeout_returns_the_bounds_proven(self):
         for value_only in (False, True):
@@ -285,7 +279,6 @@ class Module(unittest.TestCase):
         estimate = answer["estimate"]
         self.assertGreater(estimate["depth"], 0)
         self.assertTrue(answer["lower"] <= estimate["value"] <= answer["upper"], answer)
-        self.assertTrue(reports)
         first = next(t for t, r in reports if "estimate" in r)
         self.assertLess(first, 0.5, "the first estimate took too long")
         for _, r in reports:

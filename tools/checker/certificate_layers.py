@@ -1,5 +1,6 @@
-"""The layer files a kalah certificate reads its leaves from (tools/checker/check_certificate.py):
-their header, index and blocks checked and decoded, and boards ranked into them, written from the
+"""What the certificate checker (tools/checker/check_certificate.py) reads besides the certificate:
+positions in the absolute notation, and the layer files a certificate reads its leaves from, their
+header, index and blocks checked and decoded, and boards ranked into them, written from the
 documents alone (docs/design.md sections 4 and 6, db/layer_file.h's layout, base/checksum.h's
 hash), sharing no code with kalah's C++.
 """
@@ -40,6 +41,33 @@ def open_regular(path, named=True):
         raise BadInput(f"{said}not a regular file")
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
+
+
+# --- Positions (docs/design.md section 2) ------------------------------------------------------
+
+def position_board(m, text):
+    """The board (the mover's pits, then the opponent's) of an absolute position, 2m+2 bins
+    counter-clockwise from South's first pit with S or N first or last (docs/design.md section
+    2); None when it is not one."""
+    parts = text.replace(":", ",").split(",")
+    side = parts.pop() if parts and parts[-1] in ("S", "N") else parts.pop(0) if parts else ""
+    if side not in ("S", "N") or len(parts) != 2 * m + 2 or \
+            not all(p.isascii() and p.isdigit() for p in parts):
+        return None
+    bins = [int(p) for p in parts]
+    south, north = bins[:m], bins[m + 1:2 * m + 1]
+    try:
+        return bytes(south + north if side == "S" else north + south)
+    except ValueError:  # a pit over 255
+        return None
+
+
+def position_stores(m, text):
+    """The mover's store minus the opponent's of an absolute position (position_board's)."""
+    parts = text.replace(":", ",").split(",")
+    side = parts.pop() if parts[-1] in ("S", "N") else parts.pop(0)
+    south, north = whole_number(parts[m], "a store"), whole_number(parts[2 * m + 1], "a store")
+    return south - north if side == "S" else north - south
 
 
 # --- Layer files (docs/design.md sections 4 and 6, db/layer_file.h) ---------------------------

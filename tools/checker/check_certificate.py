@@ -30,7 +30,8 @@ except ImportError:  # pragma: no cover - the message is the point
     sys.exit("check_certificate.py: needs the zstandard module (Debian: apt-get install "
              "python3-zstandard)")
 
-from certificate_layers import BadInput, Database, open_regular, whole_number  # noqa: E402
+from certificate_layers import (BadInput, Database, open_regular, position_board,  # noqa: E402
+                                position_stores, whole_number)
 
 
 class Rejected(Exception):
@@ -92,31 +93,6 @@ def finished_value(rules, board):
 
 
 # --- The certificate (db/certificate.h) -------------------------------------------------------
-
-def position_board(m, text):
-    """The board (the mover's pits, then the opponent's) of an absolute position, 2m+2 bins
-    counter-clockwise from South's first pit with S or N first or last (docs/design.md section
-    2); None when it is not one."""
-    parts = text.replace(":", ",").split(",")
-    side = parts.pop() if parts and parts[-1] in ("S", "N") else parts.pop(0) if parts else ""
-    if side not in ("S", "N") or len(parts) != 2 * m + 2 or \
-            not all(p.isascii() and p.isdigit() for p in parts):
-        return None
-    bins = [int(p) for p in parts]
-    south, north = bins[:m], bins[m + 1:2 * m + 1]
-    try:
-        return bytes(south + north if side == "S" else north + south)
-    except ValueError:  # a pit over 255
-        return None
-
-
-def position_stores(m, text):
-    """The mover's store minus the opponent's of an absolute position (position_board's)."""
-    parts = text.replace(":", ",").split(",")
-    side = parts.pop() if parts[-1] in ("S", "N") else parts.pop(0)
-    south, north = whole_number(parts[m], "a store"), whole_number(parts[2 * m + 1], "a store")
-    return south - north if side == "S" else north - south
-
 
 # A header is a few hundred bytes; the moves are one byte each, and no proof's moves compress
 # more than a thousandfold (what a frame claims beyond that is refused before it is decompressed).
