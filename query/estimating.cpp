@@ -20,7 +20,7 @@ void lower_priority() {
 HeuristicOptions options_of(const Query& q) {
   HeuristicOptions options;
   options.leaves = q.db;
-  options.every_move = q.ask == Ask::kAnalysis;
+  options.every_move = q.ask == Ask::kAnalysis || q.estimate_every_move;
   options.table_bytes = size_t{32} << 20;
   return options;
 }

@@ -73,6 +73,9 @@ struct Query {
   // quarter of the time to the deadline), and better ones while the search proves, in progress
   // reports and in an outcome that stops short.
   bool estimate = false;
+  // With estimate: every move's estimate too, also for kValue (a board shows them while the
+  // value is searched for; a full analysis always has them).
+  bool estimate_every_move = false;
   // Its sinks.
   std::function<void(const QueryProgress&)> progress;
   std::function<void(const std::string&)> note;  // a line about checkpoints (resumed, saved)

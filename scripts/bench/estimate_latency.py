@@ -7,6 +7,7 @@ usage: scripts/bench/estimate_latency.py [DB_DIR]   (default: kalah's default di
     build/ with the Python module: scripts/build.sh)
 
 - serve: a named /api/v1/analyse, /api/v1/progress polled every 5 ms until it has `estimate`;
+- moves: the same as the board asks (value_only=1), until the estimate has every legal move's;
 - CLI: `kalah solve --progress --json` until a progress line with `estimate` is read (wall time
   from the spawn, so the process's start and the database's opening count);
 - Python: `kalah.analyse(..., progress=f, timeout=1)` until f is given an estimate (reports
@@ -40,16 +41,22 @@ def positions():
     return out
 
 
-def by_serve(url, p, run):
+def by_serve(url, p, run, every_move=False):
+    """The position's estimate, or (every_move) every legal move's, as the board asks for them:
+    a value search first (value_only=1), its bounds and estimates shown as they come."""
     name = f"latency-{run}-{time.monotonic_ns()}"
     q = {"position": p.absolute, "budget_ms": 2000, "search": name}
+    if every_move:
+        q["value_only"] = 1
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         t0 = time.monotonic()
         answer = pool.submit(urllib.request.urlopen, f"{url}api/v1/analyse?" +
                              urllib.parse.urlencode(q), timeout=30)
-        while True:
+        waited = None  # none within the request's budget
+        while time.monotonic() - t0 < 2:
             with urllib.request.urlopen(f"{url}api/v1/progress?search={name}", timeout=10) as r:
-                if "estimate" in json.loads(r.read()):
+                e = json.loads(r.read()).get("estimate")
+                if e and (not every_move or len(e.get("moves", [])) == len(p.legal_moves)):
                     waited = time.monotonic() - t0
                     break
             time.sleep(0.005)
@@ -94,11 +101,11 @@ def main():
     url = json.loads(server.stdout.readline())["url"]
     try:
         print(f"first estimate, ms (median of 3; database {' '.join(tables) or 'the default'})")
-        print(f"{'position':32} {'serve':>8} {'CLI':>8} {'Python':>8}")
+        print(f"{'position':32} {'serve':>8} {'moves':>8} {'CLI':>8} {'Python':>8}")
         for label, p in positions():
             cells = []
-            for f in (lambda r: by_serve(url, p, r), lambda r: by_cli(tables, p),
-                      lambda r: by_python(p)):
+            for f in (lambda r: by_serve(url, p, r), lambda r: by_serve(url, p, r, True),
+                      lambda r: by_cli(tables, p), lambda r: by_python(p)):
                 times = [f(r) for r in range(3)]
                 cells.append(f"{statistics.median(times) * 1000:8.0f}"
                              if None not in times else "    none")

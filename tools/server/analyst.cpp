@@ -70,6 +70,7 @@ Query Analyst::query(const ServeRequest& r) const {
   q.position = r.position;
   q.ask = r.value_only ? Ask::kValue : Ask::kAnalysis;
   q.estimate = true;
+  q.estimate_every_move = true;  // the board shows each move's while the value is searched for
   if (const Served* s = served(r.rules)) {
     q.db = s->db.get();
     q.store = s->store.get();
