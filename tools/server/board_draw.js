@@ -76,28 +76,39 @@ function drawBoard() {
 
 // Until every move's value is proven: the value or the bounds proven so far, the estimate with
 // its depth, the time spent; each move's estimate and bounds.
+// Bounds that say nothing the seeds do not (every seed on the pits to one side): not shown.
+function trivial(b) {
+  const p = parse(current()), m = p.m, seeds = p.bins.reduce((a, x) => a + x, 0) -
+    p.bins[m] - p.bins[2 * m + 1];
+  const stores = (p.south ? 1 : -1) * (p.bins[m] - p.bins[2 * m + 1]);
+  return b.lower <= stores - seeds && b.upper >= stores + seeds;
+}
 function showSearching() {
   const parts = [], e = state.estimate, p = state.proven;
   // Bounds that meet are the value, however much of the moves is left to find.
   const met = p && p.lower === p.upper ? { value: p.lower, result: resultWord(p.lower) } : null;
   const v = state.value || met;
   if (v) parts.push(`value <b class="${v.result}">${signed(v.value)}</b> (${v.result})`);
-  else if (p) parts.push(`value in [${signed(p.lower)}, ${signed(p.upper)}]`);
+  else if (p && !trivial(p)) parts.push(`value in [${signed(p.lower)}, ${signed(p.upper)}]`);
   if (e && !v) parts.push(`estimate <b class="estimate">${signed(e.value)}</b>` +
                           (e.exact ? " (exact)" : ` at depth ${e.depth}`));
   if (!parts.length) parts.push("searching…");
   const seconds = (performance.now() - state.shown) / 1000;
   $("status").innerHTML = `${parts.join(" · ")} · ${seconds.toFixed(1)} s`;
-  const playable = (state.moves && state.moves.moves) || [];
-  for (const mv of playable) {
-    const { estimate, bounds: b } = unproven(mv.pit);
+  // Best first, as the exact table is: by the value, the bounds' middle or the estimate.
+  const known = ((state.moves && state.moves.moves) || []).map((mv) => ({ mv, ...unproven(mv.pit) }));
+  const rank = ({ estimate, bounds: b }) =>
+    b && b.lower === b.upper ? b.lower : estimate !== undefined ? estimate
+    : b ? (b.lower + b.upper) / 2 : -Infinity;
+  known.sort((x, y) => rank(y) - rank(x));
+  for (const { mv, estimate, bounds: b } of known) {
     if (estimate === undefined && !b) continue;
     const li = document.createElement("li");
     const exact = b && b.lower === b.upper;  // a move whose bounds meet: its value, no estimate
     li.innerHTML = `pit ${mv.pit} ` +
       (exact ? `<b class="${resultWord(b.lower)}">${signed(b.lower)}</b>`
        : (estimate !== undefined ? `<b class="estimate">≈${signed(estimate)}</b> ` : "") +
-         (b ? `<span class="muted">in ${bounds(b)}</span>` : ""));
+         (b && !trivial(b) ? `<span class="muted">in ${bounds(b)}</span>` : ""));
     li.onclick = () => play(mv.pit);
     $("moves").appendChild(li);
   }
