@@ -84,10 +84,11 @@ class Mover {
     }
     posted_.notify_one();
   }
-  // `stop` (ref 0: whatever is worked on): nothing more is sent for that board.
+  // `stop` (ref 0: whatever is worked on): nothing more is sent for that board. A stop of the
+  // board worked on while a newer one waits touches neither: the newer one's post silenced it.
   void stop(uint64_t ref) {
     std::lock_guard lock(mutex_);
-    if (ref == 0 || ref == current_id_ || (pending_ && pending_->id == ref)) silence();
+    if (pending_ ? ref == 0 || ref == pending_->id : ref == 0 || ref == current_id_) silence();
   }
 
  private:
