@@ -216,7 +216,6 @@ int cmd_serve(const std::vector<std::string>& args, bool check_only) {
   a.limits.max_budget = std::chrono::milliseconds(o.max_budget_ms);
   a.max_searches = kSearchesPerThread * std::max(1, limit.threads());
   Analyst analyst(a);
-  const Background searches_in_background;
   HttpLimits limits;
   limits.max_connections = static_cast<size_t>(o.connections);
   limits.request_timeout = limits.write_timeout = std::chrono::milliseconds(o.timeout_ms);

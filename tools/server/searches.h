@@ -13,8 +13,6 @@
 #include <set>
 #include <string>
 
-#include <tbb/task_scheduler_observer.h>
-
 #include "query/query.h"
 
 namespace kalah {
@@ -74,17 +72,9 @@ class NamedSearches {
   std::map<std::string, std::shared_ptr<Live>> named_;
 };
 
-// The searches' threads yield the cores to the answers that read a database: the calling thread
-// (a search pool's) and, while a Background lives, every oneTBB worker run at nice 10, so that a
-// database answer waits for no search however many run (Linux: nice is per thread).
+// The search pool's threads yield the cores to the answers that read a database: the calling
+// thread runs at nice 10 from then on (Linux: nice is per thread, and the threads it starts, a
+// search's estimate among them, inherit it).
 void run_in_background();
-class Background : public tbb::task_scheduler_observer {
- public:
-  Background() { observe(true); }
-  ~Background() override { observe(false); }
-  void on_scheduler_entry(bool worker) override {
-    if (worker) run_in_background();
-  }
-};
 
 }  // namespace kalah
