@@ -116,14 +116,6 @@ Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::
   return rethrowing([&] { return to_public(command, run(q)); });
 }
 
-// A position of other rules than the database's: invalid_argument naming both.
-void check_same_rules(const kalah::Rules& held, const kalah::Rules& r) {
-  if (!(held == r))
-    throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
-                                describe(held) + ", not m=" + std::to_string(r.pits) + " " +
-                                describe(r));
-}
-
 // Every pit count the directory holds for rules (pits ignored): there must be exactly one.
 int only_pit_count(const std::string& directory, const Rules& rules) {
   const kalah::Rules r = internal_rules({6, rules.capture, rules.end, rules.remainder});

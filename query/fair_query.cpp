@@ -14,6 +14,7 @@
 #include "base/units.h"
 #include "db/file_names.h"
 #include "query/answer.h"
+#include "query/query.h"
 #include "solver/notation.h"
 #include "store/checkpoint.h"
 #include "store/fair_checkpoint.h"
@@ -23,10 +24,7 @@ namespace {
 
 void check(const FairQuery& q) {
   validate(q.rules);
-  if (q.db && !(q.db->rules() == q.rules))
-    throw std::invalid_argument("the database holds m=" + std::to_string(q.db->rules().pits) + " " +
-                                describe(q.db->rules()) + ", not m=" +
-                                std::to_string(q.rules.pits) + " " + describe(q.rules));
+  if (q.db) check_same_rules(q.db->rules(), q.rules);
 }
 
 // The stop's reason, kStop when the flag was lowered again: the run ended short either way.

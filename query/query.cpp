@@ -39,10 +39,7 @@ double expected_nodes(const Query& q) {
 namespace {
 
 void check(const Query& q) {
-  if (q.db && !(q.db->rules() == q.rules))
-    throw std::invalid_argument("the database holds m=" + std::to_string(q.db->rules().pits) + " " +
-                                describe(q.db->rules()) + ", not m=" +
-                                std::to_string(q.rules.pits) + " " + describe(q.rules));
+  if (q.db) check_same_rules(q.db->rules(), q.rules);
   const bool pie = q.ask == Ask::kPie || q.ask == Ask::kPieValue;
   if (pie && !q.certificate.empty())
     throw std::invalid_argument("a certificate proves a position's value; not with the pie rule");
@@ -117,6 +114,13 @@ Outcome answer(const Query& q, const StopFlag* stop) {
 }
 
 }  // namespace
+
+void check_same_rules(const Rules& held, const Rules& asked) {
+  if (!(held == asked))
+    throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
+                                describe(held) + ", not m=" + std::to_string(asked.pits) + " " +
+                                describe(asked));
+}
 
 Outcome not_started(const Query& q, StopReason why, std::chrono::milliseconds estimate_time) {
   Outcome o;

@@ -122,6 +122,10 @@ struct Outcome {
   bool complete() const { return stopped == StopReason::kNone; }
 };
 
+// The one check that a database serves the rules asked: std::invalid_argument naming both
+// ("the database holds m=6 capture=empty ..., not m=4 ...") when `held` is not `asked`.
+void check_same_rules(const Rules& held, const Rules& asked);
+
 // Answers q. Throws std::invalid_argument for a query that cannot be asked (the pie rule over
 // processes, with a certificate or of a finished game; rules other than the database's) and
 // DatabaseError when a decoded copy changed under the answer (db/block_cache.h).
