@@ -18,7 +18,8 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
   const int top = static_cast<int>(layers.size());
   slots_.resize(top + 1);
   uint64_t raw = 0;
-  for (int s = 1; s <= top; ++s) raw += layer(s).header().boards;
+  for (int s = 1; s <= top; ++s)
+    if (!layer(s).in_place()) raw += layer(s).header().boards;  // format 1: decoded to be read
   resident_ = limit_bytes >= raw;
   if (!resident_) {
     for (int s = 1; s <= top; ++s) slots_[s] = std::vector<Slot>(layer(s).header().blocks);
@@ -34,7 +35,8 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
   rewritten_ = std::make_unique<std::atomic<bool>[]>(top + 1);
   for (int s = 1; s <= top; ++s) {
     const LayerHeader& h = layer(s).header();
-    if (!decoded_dir.empty()) decoded_[s] = DecodedLayer::open(layer(s), decoded_dir);
+    if (!decoded_dir.empty() && !layer(s).in_place())
+      decoded_[s] = DecodedLayer::open(layer(s), decoded_dir);
     if (decoded_[s]) copy_values_[s] = decoded_[s]->values();
     state_[s] = std::make_unique<std::atomic<uint8_t>[]>(h.blocks);
   }
@@ -78,6 +80,11 @@ void BlockCache::drop_copy(int s) const {
 }
 
 void BlockCache::check_copies(uint64_t since) const {
+  for (const auto& l : layers_)
+    if (l->faulted())
+      throw DatabaseError(l->path() +
+                          ": truncated while in use by another program; the answer is withheld "
+                          "(rebuild or restore the file, then start again)");
   std::string changed;
   if (resident_)
     for (size_t s = 1; s < decoded_.size(); ++s) {
@@ -106,6 +113,7 @@ void BlockCache::check_copies(uint64_t since) const {
 }
 
 uint8_t BlockCache::value(int s, uint64_t r) const {
+  if (layer(s).in_place()) return layer(s).value(r);
   if (resident_) {
     const uint64_t b = r / kBoardsPerBlock;
     const uint8_t state = state_[s][b].load(std::memory_order_acquire);
@@ -157,6 +165,7 @@ void BlockCache::evict(Shard& shard, int s, uint64_t b) const {
 }
 
 void BlockCache::prefetch(int s, uint64_t r) const {
+  if (layer(s).in_place()) return;
   if (resident_) {
     const uint8_t state = state_[s][r / kBoardsPerBlock].load(std::memory_order_relaxed);
     if (state == kFromCopy) __builtin_prefetch(copy_values_[s] + r);

@@ -36,7 +36,7 @@ class MachineSteps final : public LayerSteps {
   }
 
   void write(int s, uint8_t* values, LayerEvent& ev) override {
-    write_layer_file(o_.dir, o_.rules, s, values, ev.boards, o_.zstd_level);
+    write_layer_file(o_.dir, o_.rules, s, values, ev.boards, o_.format);
     // Lean mode's lists of children are freed by now, but glibc keeps freed heap pages
     // resident until trimmed, and the next layer's lists would come on top of them.
     if (plan_.lean) malloc_trim(0);
@@ -63,8 +63,13 @@ void validate(const BuildOptions& o) {
   if (o.max_seeds < 1 || o.max_seeds > max_layer(o.rules))
     throw std::invalid_argument("max seeds must be 1.." + std::to_string(max_layer(o.rules)) +
                                 " for these rules, got " + std::to_string(o.max_seeds));
-  if (o.zstd_level < 1 || o.zstd_level > 19)
-    throw std::invalid_argument("zstd level must be 1..19, got " + std::to_string(o.zstd_level));
+  if (o.format.zstd_level < 1 || o.format.zstd_level > 19)
+    throw std::invalid_argument("zstd level must be 1..19, got " +
+                                std::to_string(o.format.zstd_level));
+  if (o.format.version < kOldestFormat || o.format.version > kFormatVersion)
+    throw std::invalid_argument("layer format must be " + std::to_string(kOldestFormat) + ".." +
+                                std::to_string(kFormatVersion) + ", got " +
+                                std::to_string(o.format.version));
   thread_count(o.threads);
   try {
     Ranker(o.rules.pits, o.max_seeds);

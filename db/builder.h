@@ -26,7 +26,7 @@ struct BuildOptions {
   int threads = 0;            // 0: all cores
   uint64_t memory_limit = 0;  // bytes; 0: usable_memory() (base/machine.h)
   bool lean = false;          // lean mode even when the normal mode would fit
-  int zstd_level = kDefaultZstdLevel;
+  LayerFormat format;  // what the layer files are written in
 };
 
 // Throws std::invalid_argument naming the option that is out of range (rules, max seeds for

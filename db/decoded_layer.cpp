@@ -2,7 +2,6 @@
 #include "db/decoded_layer.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -18,6 +17,7 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
+#include "base/fault_watch.h"
 #include "db/file_names.h"
 #include "db/le_bytes.h"
 
@@ -55,57 +55,6 @@ uint64_t copy_size(const LayerFile& layer) {
   return DecodedLayer::values_offset(layer.header().boards) + layer.header().boards;
 }
 
-// Reads of a mapped copy past the end of its file (truncated under us) raise SIGBUS. The handler
-// maps a zero page where the read failed, so that the read completes, and marks the copy
-// faulted: its values are not used for an answer (changed()). Faults elsewhere go to the handler
-// there was before.
-struct FaultRange {
-  std::atomic<uintptr_t> begin{0}, end{0};
-  std::atomic<bool>* faulted = nullptr;
-};
-constexpr int kFaultRanges = 4096;  // copies mapped at once (a server of many variants: hundreds)
-FaultRange g_ranges[kFaultRanges];
-struct sigaction g_previous_sigbus;
-
-extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
-  const auto at = reinterpret_cast<uintptr_t>(info->si_addr);
-  for (FaultRange& r : g_ranges) {
-    if (at < r.begin.load(std::memory_order_acquire) || at >= r.end.load(std::memory_order_acquire))
-      continue;
-    const uintptr_t page = at & ~uintptr_t{4095};
-    ::mmap(reinterpret_cast<void*>(page), 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-           -1, 0);
-    r.faulted->store(true);
-    return;
-  }
-  if (g_previous_sigbus.sa_flags & SA_SIGINFO)
-    return g_previous_sigbus.sa_sigaction(sig, info, context);
-  if (g_previous_sigbus.sa_handler != SIG_DFL && g_previous_sigbus.sa_handler != SIG_IGN)
-    return g_previous_sigbus.sa_handler(sig);
-  ::signal(SIGBUS, SIG_DFL);  // the fault repeats, with the default action
-}
-
-FaultRange* watch_faults(const void* p, size_t size, std::atomic<bool>* faulted) {
-  static std::once_flag installed;
-  std::call_once(installed, [] {
-    struct sigaction sa {};
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGBUS, &sa, &g_previous_sigbus);
-  });
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  for (FaultRange& r : g_ranges)
-    if (r.end.load() == 0) {
-      r.faulted = faulted;
-      r.begin.store(reinterpret_cast<uintptr_t>(p));
-      r.end.store(reinterpret_cast<uintptr_t>(p) + size, std::memory_order_release);
-      return &r;
-    }
-  return nullptr;  // more copies mapped than watched: a truncation would then end the process
-}
-
 }  // namespace
 
 // A copy mapped read-only, the file kept open to notice changes.
@@ -120,10 +69,7 @@ struct DecodedLayer::Mapping {
   FaultRange* watch = nullptr;
 
   ~Mapping() {
-    if (watch) {
-      watch->end.store(0);
-      watch->begin.store(0);
-    }
+    unwatch_faults(watch);
     if (base) ::munmap(const_cast<uint8_t*>(base), size);
     if (fd >= 0) ::close(fd);
   }

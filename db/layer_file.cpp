@@ -2,6 +2,7 @@
 #include "db/layer_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "base/checksum.h"
 #include "db/file_names.h"
 #include "db/le_bytes.h"
+#include "db/value_blocks.h"
 #include "kalah/version.h"
 #include "solver/rank.h"
 
@@ -37,7 +39,7 @@ void for_each_field(Header& h, F&& f) {
   f(15, 1, h.rules.remainder);
   f(16, 2, h.seeds);
   f(18, 1, h.encoding);
-  f(19, 1, h.transform);
+  f(19, 1, h.coding);
   f(20, 4, h.boards_per_block);
   f(24, 8, h.boards);
   f(32, 8, h.blocks);
@@ -123,25 +125,38 @@ std::string compress_block(const uint8_t* values, uint64_t count, int level) {
   return std::string(c.buffer.data(), size);
 }
 
+std::string layer_block(const Rules& rules, int s, uint64_t block, const uint8_t* values,
+                        uint64_t count, const LayerFormat& format) {
+  if (format.version == 1) return compress_block(values, count, format.zstd_level);
+  return value_blocks::encode(values, count, encode_value(rules, s, s) + 1, block);
+}
+
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
-                          uint64_t boards, int level) {
+                          uint64_t boards, const LayerFormat& format) {
   return write_layer_file(
-      dir, rules, s, boards, [&](uint64_t first, uint64_t count, std::vector<std::string>& out) {
+      dir, rules, s, boards,
+      [&](uint64_t first, uint64_t count, std::vector<std::string>& out) {
         tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
           const uint64_t at = (first + i) * kBoardsPerBlock;
-          out[i] =
-              compress_block(values + at, std::min<uint64_t>(kBoardsPerBlock, boards - at), level);
+          out[i] = layer_block(rules, s, first + i, values + at,
+                               std::min<uint64_t>(kBoardsPerBlock, boards - at), format);
         });
-      });
+      },
+      format.version);
 }
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uint64_t boards,
-                          const FrameSource& frames) {
+                          const FrameSource& frames, uint32_t version) {
+  if (version < kOldestFormat || version > kFormatVersion)
+    throw std::invalid_argument("layer format " + std::to_string(version) + ": this kalah writes " +
+                                std::to_string(kOldestFormat) + ".." +
+                                std::to_string(kFormatVersion));
   LayerHeader h;
+  h.version = version;
   h.rules = rules;
   h.seeds = s;
   h.encoding = value_encoding(rules);
-  h.transform = 0;
+  h.coding = version == 1 ? 0 : 1;
   h.writer = KALAH_VERSION_MAJOR << 16 | KALAH_VERSION_MINOR << 8 | KALAH_VERSION_PATCH;
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
@@ -179,13 +194,49 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   const uint64_t stored_header_checksum = get_le(raw + kHeaderChecksumAt, 8);
   std::memset(raw + kHeaderChecksumAt, 0, 8);
   header_ = parse(raw);
-  if (header_.version != kFormatVersion)
-    fail("format version " + std::to_string(header_.version) + ", this kalah reads version " +
-             std::to_string(kFormatVersion),
+  if (header_.version < kOldestFormat || header_.version > kFormatVersion)
+    fail("format version " + std::to_string(header_.version) + ", this kalah reads versions " +
+             std::to_string(kOldestFormat) + ".." + std::to_string(kFormatVersion),
          Problem::kForeign);
   if (Checksum::of(raw, kHeaderSize) != stored_header_checksum) fail("header checksum mismatch");
   check_header(expect_rules, expect_seeds, actual_size);
   read_index();
+  if (header_.version >= 2) map_file();
+}
+
+LayerFile::~LayerFile() {
+  unwatch_faults(watch_);
+  if (map_) ::munmap(const_cast<uint8_t*>(map_), header_.file_size);
+}
+
+void LayerFile::map_file() {
+  void* p = ::mmap(nullptr, header_.file_size, PROT_READ, MAP_SHARED, fd_.fd, 0);
+  if (p == MAP_FAILED)
+    fail(std::string("cannot map: ") + std::strerror(errno), DatabaseError::Problem::kUnreadable);
+  map_ = static_cast<const uint8_t*>(p);
+  watch_ = watch_faults(p, header_.file_size, &faulted_);
+  checked_ = std::make_unique<std::atomic<bool>[]>(header_.blocks);
+}
+
+int LayerFile::symbols() const {
+  return encode_value(header_.rules, header_.seeds, header_.seeds) + 1;
+}
+
+void LayerFile::check_block(uint64_t block) const {
+  const std::string wrong = value_blocks::View::check(map_ + index_[block], compressed_size(block),
+                                                      block_boards(block), symbols(), block);
+  if (!wrong.empty()) fail("block " + std::to_string(block) + " is damaged (" + wrong + ")");
+  checked_[block].store(true, std::memory_order_release);
+}
+
+uint8_t LayerFile::probe(uint64_t block, uint64_t i) const {
+  try {
+    return value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
+                              symbols())
+        .at(i);
+  } catch (const std::runtime_error& e) {
+    fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
+  }
 }
 
 void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
@@ -209,7 +260,8 @@ void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
   if (h.seeds != expect_seeds) field("layer", h.seeds, std::to_string(expect_seeds));
   if (h.encoding != value_encoding(h.rules))
     field("value encoding", h.encoding, std::to_string(value_encoding(h.rules)));
-  if (h.transform != 0) field("transform", h.transform, "0");
+  if (h.coding != (h.version == 1 ? 0 : 1))
+    field("block coding", h.coding, h.version == 1 ? "0" : "1");
   if (h.boards_per_block != kBoardsPerBlock)
     field("boards per block", h.boards_per_block, std::to_string(kBoardsPerBlock));
   const int m = h.rules.pits;
@@ -237,10 +289,13 @@ void LayerFile::read_index() {
   for (uint64_t b = 0; b <= h.blocks; ++b) index_[b] = get_le(&raw_index[b * 8], 8);
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
-  for (uint64_t b = 0; b < h.blocks; ++b)
-    if (index_[b + 1] <= index_[b] ||
-        index_[b + 1] - index_[b] > ZSTD_compressBound(block_boards(b)) + 64)
+  for (uint64_t b = 0; b < h.blocks; ++b) {
+    const uint64_t largest = h.version == 1
+                                 ? ZSTD_compressBound(block_boards(b)) + 64
+                                 : value_blocks::max_size(block_boards(b), symbols());
+    if (index_[b + 1] <= index_[b] || index_[b + 1] - index_[b] > largest)
       fail("block index entry " + std::to_string(b) + " is out of order or too large");
+  }
 }
 
 LayerFile::Fd::~Fd() {
@@ -272,6 +327,17 @@ uint64_t LayerFile::block_boards(uint64_t block) const {
 }
 
 void LayerFile::read_block(uint64_t block, uint8_t* out) const {
+  if (map_) {
+    check_block(block);
+    try {
+      value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
+                         symbols())
+          .decode(out);
+    } catch (const std::runtime_error& e) {
+      fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
+    }
+    return;
+  }
   struct Decompressor {
     ZSTD_DCtx* dctx = ZSTD_createDCtx();
     std::vector<char> frame;

@@ -1,21 +1,26 @@
 // layer_file.h: the file that holds one layer of a database, and its byte layout.
 //
 // One file per rule variant and layer s: every board with s seeds on the pits, in rank order
-// (solver/rank.h), one value per board (db/value_code.h), in fixed-size blocks compressed
-// independently with zstd. File names: db/file_names.h. This header is the format's one owner.
+// (solver/rank.h), one value per board (db/value_code.h), in blocks of 65,536 boards coded
+// independently. File names: db/file_names.h. This header is the format's one owner.
 //
-// Layout, format version 1; all integers little endian:
+// Format 2 (what kalah writes) codes each block as db/value_blocks.h says: a search probes the
+// mapped file where it lies, decoding at most 64 values. Format 1 compressed each block with zstd
+// into one frame with its content checksum; it is still read (a search then decodes it into a
+// copy, db/decoded_layer.h) and `kalah build --format 1` still writes it.
+//
+// Layout; all integers little endian:
 //
 //   offset size  field
 //     0     8    magic "KALAHDB" followed by 0x1A
-//     8     4    format version (1)
+//     8     4    format version (1 or 2)
 //    12     1    m, pits per row
 //    13     1    capture rule   (0 standard, 1 empty)
 //    14     1    end rule       (0 immediate, 1 on-turn)
 //    15     1    remainder rule (0 owner, 1 discard)
 //    16     2    layer s: seeds on the board
 //    18     1    value encoding (db/value_code.h: 1 byte = (V+s)/2, owner; 2 byte = V+s, discard)
-//    19     1    transform before compression (0: none; the only one so far)
+//    19     1    block coding: 0 zstd frames (format 1), 1 value blocks (format 2)
 //    20     4    boards per block
 //    24     8    boards in the layer, C(s+2m-1, 2m-1)
 //    32     8    block count
@@ -28,33 +33,39 @@
 //    72     8    checksum of the index
 //    80     8    checksum of bytes [0, 128) with this field read as 0
 //    88    40    reserved, 0
-//   128          blocks: each one zstd frame with its content checksum
+//   128          blocks: format 1, each one zstd frame with its content checksum; format 2, each
+//                a value block (db/value_blocks.h) with its own checksum
 //   index        block count + 1 offsets (u64): block i is [offset i, offset i+1); the last
 //                offset is the index offset
 //
-// Blocks hold the encoded values as they are. Tried and dropped (m = 6, layers 17-21): deltas to
-// the previous value, a 2-D median predictor, per-context symbol ranks, bit-plane splits and tiled
-// orders all made zstd's output 2-30 % larger; its matches thrive on the repeats along the
-// opponent row in plain rank order.
+// Format 1's blocks held the encoded values as they are. Tried and dropped (m = 6, layers 17-21):
+// deltas to the previous value, a 2-D median predictor, per-context symbol ranks, bit-plane splits
+// and tiled orders all made zstd's output 2-30 % larger; its matches thrive on the repeats along
+// the opponent row in plain rank order.
 //
 // Version history:
 //   1  first format; from kalah 0.1.0 on, bytes 60..63 (reserved, 0, until then) hold the
 //      version of kalah that wrote the file.
+//   2  value blocks searched in place (kalah 0.9.0).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "base/fault_watch.h"
 #include "base/file_error.h"
 #include "db/value_code.h"
 #include "solver/rules.h"
 
 namespace kalah {
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;  // what kalah writes
+inline constexpr uint32_t kOldestFormat = 1;   // the oldest it reads
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
 
@@ -63,7 +74,7 @@ struct LayerHeader {
   Rules rules;
   int seeds = 0;
   uint8_t encoding = 0;
-  uint8_t transform = 0;
+  uint8_t coding = 1;  // 0 zstd frames (format 1), 1 value blocks (format 2)
   uint32_t boards_per_block = kBoardsPerBlock;
   uint64_t boards = 0;
   uint64_t blocks = 0;
@@ -78,15 +89,24 @@ struct LayerHeader {
 // "0.1.0", or "before 0.1.0" for a file that does not say.
 std::string writer_version(const LayerHeader& h);
 
-// Writes the layer atomically: to DIR/NAME.tmp, synced, renamed to DIR/NAME, directory synced.
-// Compresses blocks in parallel (oneTBB, the caller's arena) at zstd `level`; the bytes do not
-// depend on threads. Returns the file size.
+// How a layer is written: the format, and format 1's zstd level.
 inline constexpr int kDefaultZstdLevel = 1;
-uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
-                          uint64_t boards, int level = kDefaultZstdLevel);
+struct LayerFormat {
+  uint32_t version = kFormatVersion;
+  int zstd_level = kDefaultZstdLevel;
+};
 
-// A block as stored: its values compressed at zstd `level` into one frame with its content
-// checksum (the same bytes on every machine for the same zstd version).
+// Writes the layer atomically: to DIR/NAME.tmp, synced, renamed to DIR/NAME, directory synced.
+// Codes blocks in parallel (oneTBB, the caller's arena); the bytes do not depend on threads.
+// Returns the file size.
+uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
+                          uint64_t boards, const LayerFormat& format = {});
+
+// Block `block` of layer s as stored in `format`, from its values.
+std::string layer_block(const Rules& rules, int s, uint64_t block, const uint8_t* values,
+                        uint64_t count, const LayerFormat& format);
+// Values compressed at zstd `level` into one frame with its content checksum (the same bytes on
+// every machine for the same zstd version): format 1's blocks, certificates, checkpoints.
 std::string compress_block(const uint8_t* values, uint64_t count, int level);
 // The same write from frames made elsewhere (a build over several processes, mpi/io.h):
 // `frames(first, count, out)` fills out[0..count) with the frames of blocks first.. on; it is
@@ -95,7 +115,7 @@ inline constexpr uint64_t kWriteChunk = 64;
 using FrameSource =
     std::function<void(uint64_t first, uint64_t count, std::vector<std::string>& out)>;
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uint64_t boards,
-                          const FrameSource& frames);
+                          const FrameSource& frames, uint32_t version = kFormatVersion);
 
 // An open layer file: header and index checked at open, blocks checked when read. Thread-safe
 // for concurrent reads.
@@ -103,6 +123,7 @@ class LayerFile {
  public:
   // Throws DatabaseError naming the file on any problem; `expect_rules`/`expect_seeds` must match.
   LayerFile(const std::string& path, const Rules& expect_rules, int expect_seeds);
+  ~LayerFile();
   LayerFile(const LayerFile&) = delete;
   LayerFile& operator=(const LayerFile&) = delete;
 
@@ -110,6 +131,21 @@ class LayerFile {
   const LayerHeader& header() const { return header_; }
   uint64_t block_boards(uint64_t block) const;  // boards in this block
   uint64_t compressed_size(uint64_t block) const { return index_[block + 1] - index_[block]; }
+
+  // Whether a search probes the file where it lies (format 2), through value(r); format 1 is
+  // read a block at a time.
+  bool in_place() const { return map_ != nullptr; }
+  // The encoded value at rank r, read from the mapped file; in_place() only. The first probe of
+  // a block checks it (db/value_blocks.h) and throws DatabaseError when it is damaged.
+  // Thread-safe.
+  uint8_t value(uint64_t r) const {
+    const uint64_t b = r / kBoardsPerBlock;
+    if (!checked_[b].load(std::memory_order_acquire)) check_block(b);
+    return probe(b, r % kBoardsPerBlock);
+  }
+  // Whether the mapped file was read past its end (truncated under the process) since it was
+  // opened: values read from it may be wrong.
+  bool faulted() const { return faulted_.load(); }
 
   // Decodes block `block` into out (block_boards(block) bytes of encoded values), checking that
   // every value is one this layer can hold.
@@ -135,6 +171,10 @@ class LayerFile {
   // and with the file's size (all before anything is sized from them).
   void check_header(const Rules& expect_rules, int expect_seeds, uint64_t actual_size) const;
   void read_index();
+  void map_file();
+  void check_block(uint64_t block) const;
+  uint8_t probe(uint64_t block, uint64_t i) const;
+  int symbols() const;  // codes a value of this layer can have
 
   struct Fd {
     int fd = -1;
@@ -144,6 +184,11 @@ class LayerFile {
   Fd fd_;  // closed by its own destructor, also when the constructor throws
   LayerHeader header_;
   std::vector<uint64_t> index_;
+  // Format 2: the file mapped, each block's first check done, reads past the end seen.
+  const uint8_t* map_ = nullptr;
+  std::unique_ptr<std::atomic<bool>[]> checked_;
+  std::atomic<bool> faulted_{false};
+  FaultRange* watch_ = nullptr;
 };
 
 }  // namespace kalah

@@ -146,15 +146,16 @@ uint64_t write_shared_layer(const Partition& part, int process, const BuildOptio
   std::vector<std::string> frames(mine.size());
   tbb::parallel_for(size_t{0}, mine.size(), [&](size_t i) {
     const uint64_t first = mine[i] * kBoardsPerBlock;
-    frames[i] = compress_block(values + first, std::min<uint64_t>(kBoardsPerBlock, boards - first),
-                               o.zstd_level);
+    frames[i] = layer_block(o.rules, s, mine[i], values + first,
+                            std::min<uint64_t>(kBoardsPerBlock, boards - first), o.format);
   });
   FrameGatherer gatherer(part.processes(), process, compressor, std::move(mine), std::move(frames));
   if (process == 0) {
     write_layer_file(o.dir, o.rules, s, boards,
                      [&](uint64_t first, uint64_t count, std::vector<std::string>& got) {
                        gatherer.gather(first, count, got);
-                     });
+                     },
+                     o.format.version);
   } else {
     std::vector<std::string> unused;
     for (uint64_t first = 0; first < blocks; first += kWriteChunk)

@@ -1,6 +1,9 @@
 // golden_test.cpp: golden signatures. The layer files of a few small databases must hash to the
 // recorded SHA-256 values and a few fixed searches must visit the recorded number of nodes: a
-// change that alters either without meaning to is caught here (docs/design.md §8).
+// change that alters either without meaning to is caught here (docs/design.md §8). The databases
+// are built in both layer formats: format 1's hashes are those recorded before format 2 came, so
+// the values are still the very bytes they were; format 2's files have their own hashes and must
+// decode to format 1's values.
 // tests/data/golden-nodes.txt is the one record of search node counts: `kalah bench`'s search
 // signature is its Kalah(4,4) value line (scripts/bench.sh reads it there).
 #include <gtest/gtest.h>
@@ -12,6 +15,7 @@
 #include <sstream>
 
 #include "db/database.h"
+#include "db/file_names.h"
 #include "db/layer_file.h"
 #include "query/query.h"
 #include "solver/solver.h"
@@ -55,10 +59,34 @@ class Golden : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = std::make_unique<test::TempDir>();
-    for (const auto& g : kGolden) test::build(dir_->str(), g.rules, g.max_seeds);
+    old_dir_ = std::make_unique<test::TempDir>();
+    for (const auto& g : kGolden) {
+      test::build(dir_->str(), g.rules, g.max_seeds);
+      test::build(old_dir_->str(), g.rules, g.max_seeds, 0, LayerFormat{1});
+    }
   }
-  static void TearDownTestSuite() { dir_.reset(); }
-  static inline std::unique_ptr<test::TempDir> dir_;
+  static void TearDownTestSuite() {
+    dir_.reset();
+    old_dir_.reset();
+  }
+  // Each listed file of dir must hash as listed, and dir must hold no other file.
+  static void expect_hashes(const std::string& list, const test::TempDir& dir) {
+    std::set<std::string> listed;
+    for (const std::string& line : data_lines(list, false)) {
+      std::istringstream fields(line);
+      std::string hash, name;
+      fields >> hash >> name;
+      listed.insert(name);
+      test::Sha256 sha;
+      const std::string bytes = test::read_file(dir.str(name));
+      sha.update(bytes.data(), bytes.size());
+      EXPECT_EQ(sha.hex_digest(), hash) << name << " differs from its golden hash in " << list;
+    }
+    std::set<std::string> built;
+    for (const auto& [name, bytes] : test::snapshot(dir.str())) built.insert(name);
+    EXPECT_EQ(built, listed) << "the golden databases are not the files " << list << " lists";
+  }
+  static inline std::unique_ptr<test::TempDir> dir_, old_dir_;  // format 2, format 1
 };
 
 TEST(Sha256, KnownVectors) {
@@ -75,20 +103,22 @@ TEST(Sha256, KnownVectors) {
 }
 
 TEST_F(Golden, LayerFilesHashToTheRecordedValues) {
-  std::set<std::string> listed;
-  for (const std::string& line : data_lines("golden-layers.sha256", false)) {
-    std::istringstream fields(line);
-    std::string hash, name;
-    fields >> hash >> name;
-    listed.insert(name);
-    test::Sha256 sha;
-    const std::string bytes = test::read_file(dir_->str(name));
-    sha.update(bytes.data(), bytes.size());
-    EXPECT_EQ(sha.hex_digest(), hash) << name << " differs from its golden hash";
-  }
-  std::set<std::string> built;
-  for (const auto& [name, bytes] : test::snapshot(dir_->str())) built.insert(name);
-  EXPECT_EQ(built, listed) << "the golden databases are not the files the hashes list";
+  expect_hashes("golden-layers.sha256", *old_dir_);
+  expect_hashes("golden-layers-v2.sha256", *dir_);
+}
+
+TEST_F(Golden, BothFormatsHoldTheSameValues) {
+  for (const auto& g : kGolden)
+    for (int s = 1; s <= g.max_seeds; ++s) {
+      const std::string name = layer_file_name(g.rules, s);
+      const LayerFile now(dir_->str(name), g.rules, s), old(old_dir_->str(name), g.rules, s);
+      ASSERT_TRUE(now.in_place());
+      ASSERT_FALSE(old.in_place());
+      std::vector<uint8_t> a(now.header().boards), b(a.size());
+      now.read_all(a.data());
+      old.read_all(b.data());
+      EXPECT_EQ(a, b) << name;
+    }
 }
 
 TEST_F(Golden, SearchesVisitTheRecordedNodes) {

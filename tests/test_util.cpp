@@ -45,12 +45,14 @@ std::string TempDir::str(const std::string& file) const {
   return file.empty() ? path_ : path_ + "/" + file;
 }
 
-void build(const std::string& dir, const Rules& rules, int max_seeds, int threads) {
+void build(const std::string& dir, const Rules& rules, int max_seeds, int threads,
+           const LayerFormat& format) {
   BuildOptions o;
   o.dir = dir;
   o.rules = rules;
   o.max_seeds = max_seeds;
   o.threads = threads;
+  o.format = format;
   BuildObserver quiet;
   build_database(o, quiet);
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "db/layer_file.h"
 #include "solver/rules.h"
 
 namespace kalah::test {
@@ -25,7 +26,8 @@ class TempDir {
 };
 
 // Builds layers 1..max_seeds of `rules` into dir with the library, printing nothing.
-void build(const std::string& dir, const Rules& rules, int max_seeds, int threads = 0);
+void build(const std::string& dir, const Rules& rules, int max_seeds, int threads = 0,
+           const LayerFormat& format = {});
 
 // A board of m pits a row with s seeds, uniformly among them (by rank).
 Board random_board(std::mt19937_64& rng, int m, int s);

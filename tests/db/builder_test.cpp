@@ -77,7 +77,7 @@ TEST(Builder, OptionsOutOfRangeAreRefusedBeforeAnyWork) {
              b.rules.remainder = Remainder::kDiscard;
              b.max_seeds = 128;
            },
-           [](BuildOptions& b) { b.zstd_level = 20; },
+           [](BuildOptions& b) { b.format.zstd_level = 20; },
            [](BuildOptions& b) { b.threads = -1; },
            [](BuildOptions& b) { b.rules.pits = 9; },
        }) {

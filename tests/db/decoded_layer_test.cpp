@@ -1,4 +1,5 @@
-// decoded_layer_test.cpp: the decoded copies a resident database maps (db/decoded_layer.h):
+// decoded_layer_test.cpp: the decoded copies a resident database of format 1 maps
+// (db/decoded_layer.h):
 // written once, equal to the layer files, replaced when stale, checked by verify, and never
 // needed: a database that cannot write them reads the same values.
 #include "db/decoded_layer.h"
@@ -60,7 +61,7 @@ void write_byte(const std::string& path, uint64_t offset, char byte) {
 class DecodedLayerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    test::build(dir_.str(), kRules, kTop);
+    test::build(dir_.str(), kRules, kTop, 0, LayerFormat{1});  // format 2 needs no copies
     expected_ = all_values(Database(dir_.str(), kRules, kEvicting));  // never writes copies
     ASSERT_FALSE(std::filesystem::exists(dir_.str("decoded")));
   }
@@ -173,7 +174,7 @@ TEST_F(DecodedLayerTest, ACopyChangedUnderAnOpenDatabaseWithholdsTheAnswer) {
 TEST(DecodedCopies, TheCommandLineAnswersRightOverDamagedCopies) {
   const test::TempDir dir;
   const Rules rules{4, Capture::kStandard, End::kImmediate, Remainder::kOwner};
-  test::build(dir.str(), rules, 14);
+  test::build(dir.str(), rules, 14, 0, LayerFormat{1});
   const auto answers = [&] {
     const test::Ran solve = test::kalah("solve --db " + dir.str() + " --pits 4 --seeds 3");
     const test::Ran query =
@@ -201,7 +202,7 @@ TEST(DecodedCopies, TheCommandLineAnswersRightOverDamagedCopies) {
 TEST(DecodedCopies, AnInterruptedSearchLeavesNothingBehind) {
   const test::TempDir dir;
   const Rules six{6, Capture::kStandard, End::kImmediate, Remainder::kOwner};
-  test::build(dir.str(), six, 15);
+  test::build(dir.str(), six, 15, 0, LayerFormat{1});
   const std::string decoded = dir.str("decoded");
   const auto stray = [&] {
     std::vector<std::string> out;

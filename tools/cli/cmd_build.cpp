@@ -29,6 +29,7 @@ struct BuildCommandOptions {
   double memory_gib = 0;
   bool lean = false;
   int zstd_level = kDefaultZstdLevel;
+  uint32_t format = kFormatVersion;
   bool json = false;
 };
 
@@ -219,8 +220,11 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "lean", po::bool_switch(&o.lean),
       "lean mode even when the layers would fit raw: the layer being built raw, the lower "
       "ones read from their files in chunks (the rest of --memory)")(
+      "format", po::value(&o.format)->default_value(o.format)->value_name("N"),
+      "layer file format: 2 is searched where it lies (about 3 bits a board, docs/design.md "
+      "§6.3); 1 is the older zstd format, which a search decodes into copies of 8 bits a board")(
       "zstd-level", po::value(&o.zstd_level)->default_value(o.zstd_level)->value_name("L"),
-      "zstd compression level 1..19: higher is smaller and slower to build, as fast to read")(
+      "format 1 only: zstd compression level 1..19, higher is smaller and slower to build")(
       "json", po::bool_switch(&o.json), "one JSON object per line for each event (docs/json.md)");
   add_threads_option(desc, o.threads);
   add_rule_options(desc, o.rule_flags);
@@ -232,7 +236,7 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
   b.dir = o.dir;
   b.max_seeds = o.max_seeds;
   b.threads = o.threads;
-  b.zstd_level = o.zstd_level;
+  b.format = {o.format, o.zstd_level};
   b.memory_limit = static_cast<uint64_t>(o.memory_gib * (1ull << 30));
   b.lean = o.lean;
   validate(b);

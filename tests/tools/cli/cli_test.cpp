@@ -226,7 +226,7 @@ TEST_F(CliDatabase, VerifyNamesADamagedFile) {
 // decoded copy of a layer is listed with its size.
 TEST(Cli, InfoListsEveryOtherFile) {
   const test::TempDir dir;
-  ASSERT_EQ(kalah("build --pits 4 --max-seeds 6 --db " + dir.str()).status, 0);
+  ASSERT_EQ(kalah("build --pits 4 --max-seeds 6 --format 1 --db " + dir.str()).status, 0);
   ASSERT_EQ(kalah("solve --pits 4 --seeds 2 --db " + dir.str()).status, 0);  // writes copies
   EXPECT_EQ(kalah("info --db " + dir.str()).out.find("other files"), std::string::npos);
   std::ofstream(dir.str("notes.txt")) << "mine";

@@ -1,0 +1,232 @@
+// value_blocks.cpp: coding and reading value blocks (layout in value_blocks.h).
+#include "db/value_blocks.h"
+
+#include <algorithm>
+#include <array>
+#include <endian.h>
+
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "base/checksum.h"
+#include "db/le_bytes.h"
+
+namespace kalah::value_blocks {
+namespace {
+
+constexpr int kMaxK = 3;
+constexpr int kEscapeZeros = 15;
+constexpr int kLiteralBits = 8;
+constexpr size_t kPadding = 8;
+
+uint64_t spans(uint64_t n) { return (n + kSpan - 1) / kSpan; }
+uint64_t minis(uint64_t n) { return (n + kMini - 1) / kMini; }
+size_t lists_at(int symbols) { return 10 + 2 * static_cast<size_t>(symbols + 2); }
+
+int code_bits(int rank, int k) {
+  const int q = rank >> k;
+  return q < kEscapeZeros ? q + 1 + k : kEscapeZeros + kLiteralBits;
+}
+
+class BitWriter {
+ public:
+  // count <= 32 bits at a time.
+  void put(uint64_t bits, int count) {
+    bits &= (uint64_t{1} << count) - 1;
+    pending_ |= bits << filled_;
+    filled_ += count;
+    length_ += static_cast<uint64_t>(count);
+    while (filled_ >= 8) {
+      bytes_.push_back(static_cast<uint8_t>(pending_));
+      pending_ >>= 8;
+      filled_ -= 8;
+    }
+  }
+  void rank(int r, int k) {
+    const int q = r >> k;
+    if (q < kEscapeZeros)
+      put((uint64_t{1} | static_cast<uint64_t>(r) << 1) << q, q + 1 + k);
+    else
+      put(static_cast<uint64_t>(r) << kEscapeZeros, kEscapeZeros + kLiteralBits);
+  }
+  uint64_t length() const { return length_; }
+  // The bytes written, the last one completed with zero bits.
+  std::vector<uint8_t> finish() {
+    if (filled_ > 0) bytes_.push_back(static_cast<uint8_t>(pending_));
+    pending_ = 0;
+    filled_ = 0;
+    return std::move(bytes_);
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  uint64_t pending_ = 0;
+  int filled_ = 0;
+  uint64_t length_ = 0;
+};
+
+uint64_t window(const uint8_t* stream, uint64_t pos) {
+  uint64_t w;
+  std::memcpy(&w, stream + (pos >> 3), 8);  // the padding keeps this inside the block
+  return le64toh(w) >> (pos & 7);
+}
+
+}  // namespace
+
+size_t max_size(uint64_t n, int symbols) {
+  const size_t lists = static_cast<size_t>(symbols + 1) * symbols;
+  const uint64_t stream = (n * (kEscapeZeros + kLiteralBits) + 7) / 8;
+  return lists_at(symbols) + lists + 4 * spans(n) + 2 * minis(n) + stream + kPadding;
+}
+
+uint64_t checksum(const uint8_t* block, size_t size, uint64_t number) {
+  unsigned char prefix[8];
+  put_le(prefix, number, 8);
+  Checksum c;
+  c.update(prefix, 8);
+  c.update(block + 8, size - 8);
+  return c.digest();
+}
+
+std::string encode(const uint8_t* values, uint64_t n, int symbols, uint64_t number) {
+  if (n > 0 && *std::max_element(values, values + n) >= symbols)
+    throw std::invalid_argument("a value block's codes must be below " + std::to_string(symbols));
+  const int contexts = symbols + 1, start = symbols;
+  // Counts by context, then each context's values most frequent first (ties: smaller first).
+  std::vector<uint32_t> count(static_cast<size_t>(contexts) * symbols, 0);
+  for (uint64_t i = 0; i < n; ++i)
+    ++count[(i % kMini == 0 ? start : values[i - 1]) * symbols + values[i]];
+  std::vector<std::vector<uint8_t>> list(contexts);
+  std::vector<uint8_t> rank(static_cast<size_t>(contexts) * symbols, 0);
+  for (int c = 0; c < contexts; ++c) {
+    const uint32_t* cc = &count[static_cast<size_t>(c) * symbols];
+    for (int v = 0; v < symbols; ++v)
+      if (cc[v]) list[c].push_back(static_cast<uint8_t>(v));
+    std::stable_sort(list[c].begin(), list[c].end(),
+                     [&](uint8_t a, uint8_t b) { return cc[a] > cc[b]; });
+    for (size_t r = 0; r < list[c].size(); ++r)
+      rank[static_cast<size_t>(c) * symbols + list[c][r]] = static_cast<uint8_t>(r);
+  }
+  auto rank_of = [&](uint64_t i) {
+    return rank[(i % kMini == 0 ? start : values[i - 1]) * symbols + values[i]];
+  };
+  // The Rice parameter that codes the block shortest.
+  std::array<uint64_t, kMaxK + 1> bits{};
+  for (uint64_t i = 0; i < n; ++i)
+    for (int k = 0; k <= kMaxK; ++k) bits[k] += code_bits(rank_of(i), k);
+  const int k = static_cast<int>(std::min_element(bits.begin(), bits.end()) - bits.begin());
+
+  BitWriter stream;
+  std::vector<uint32_t> anchors;
+  std::vector<uint16_t> offsets;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i % kSpan == 0) anchors.push_back(static_cast<uint32_t>(stream.length()));
+    if (i % kMini == 0) offsets.push_back(static_cast<uint16_t>(stream.length() - anchors.back()));
+    stream.rank(rank_of(i), k);
+  }
+
+  std::string out(lists_at(symbols), '\0');
+  auto* head = reinterpret_cast<unsigned char*>(out.data());
+  head[8] = static_cast<unsigned char>(k);
+  size_t at = 0;
+  for (int c = 0; c <= contexts; ++c) {
+    put_le(head + 10 + 2 * c, at, 2);
+    if (c < contexts) at += list[c].size();
+  }
+  for (const auto& l : list) out.append(l.begin(), l.end());
+  unsigned char word[4];
+  for (uint32_t a : anchors) {
+    put_le(word, a, 4);
+    out.append(reinterpret_cast<char*>(word), 4);
+  }
+  for (uint16_t o : offsets) {
+    put_le(word, o, 2);
+    out.append(reinterpret_cast<char*>(word), 2);
+  }
+  const std::vector<uint8_t> bytes = stream.finish();
+  out.append(bytes.begin(), bytes.end());
+  out.append(kPadding, '\0');
+  auto* block = reinterpret_cast<unsigned char*>(out.data());
+  put_le(block, checksum(block, out.size(), number), 8);
+  return out;
+}
+
+std::string View::check(const uint8_t* block, size_t size, uint64_t n, int symbols,
+                        uint64_t number) {
+  const size_t lists = lists_at(symbols);
+  if (size < lists + kPadding) return "shorter than its own tables";
+  if (get_le(block, 8) != checksum(block, size, number)) return "checksum mismatch";
+  if (block[8] > kMaxK || block[9] != 0) return "a bad Rice parameter";
+  const int contexts = symbols + 1;
+  uint64_t previous = 0;
+  for (int c = 0; c <= contexts; ++c) {
+    const uint64_t o = get_le(block + 10 + 2 * c, 2);
+    if (o < previous || o - previous > static_cast<uint64_t>(symbols) || (c == 0 && o != 0))
+      return "a bad table of values";
+    previous = o;
+  }
+  const size_t tables = lists + previous;
+  const size_t stream = tables + 4 * spans(n) + 2 * minis(n);
+  if (size < stream + kPadding) return "shorter than its own tables";
+  for (size_t i = lists; i < tables; ++i)
+    if (block[i] >= symbols)
+      return "it holds the code " + std::to_string(block[i]) + ", which no value of its layer has";
+  const uint64_t stream_bits = (size - stream - kPadding) * 8;
+  for (uint64_t m = 0; m < minis(n); ++m) {
+    const uint64_t bit = get_le(block + tables + 4 * (m * kMini / kSpan), 4) +
+                         get_le(block + tables + 4 * spans(n) + 2 * m, 2);
+    if (bit >= stream_bits) return "a mini-block offset past its stream";
+  }
+  return {};
+}
+
+View::View(const uint8_t* block, size_t size, uint64_t n, int symbols)
+    : block_(block), n_(n), symbols_(symbols), k_(block[8]) {
+  lists_ = block + lists_at(symbols);
+  anchors_ = lists_ + get_le(block + 10 + 2 * (symbols + 1), 2);
+  offsets_ = anchors_ + 4 * spans(n);
+  stream_ = offsets_ + 2 * minis(n);
+  stream_bits_ = (size - static_cast<size_t>(stream_ - block) - kPadding) * 8;
+}
+
+template <class Out>
+void View::run(uint64_t first, uint64_t last, Out&& out) const {
+  uint64_t pos = get_le(anchors_ + 4 * (first / kSpan), 4) +
+                 get_le(offsets_ + 2 * (first / kMini), 2);
+  const uint8_t* table = block_ + 10;
+  const uint64_t mask = (uint64_t{1} << k_) - 1;
+  int context = symbols_;
+  for (uint64_t i = first; i <= last; ++i) {
+    if (pos >= stream_bits_) throw std::runtime_error("a code runs past the block's stream");
+    const uint64_t w = window(stream_, pos);
+    const int zeros = __builtin_ctzll(w | uint64_t{1} << kEscapeZeros);
+    uint64_t r;
+    if (zeros < kEscapeZeros) {
+      r = (static_cast<uint64_t>(zeros) << k_) | (w >> (zeros + 1) & mask);
+      pos += zeros + 1 + k_;
+    } else {
+      r = w >> kEscapeZeros & 0xFF;
+      pos += kEscapeZeros + kLiteralBits;
+    }
+    const unsigned begin = table[2 * context] | table[2 * context + 1] << 8;
+    const unsigned end = table[2 * context + 2] | table[2 * context + 3] << 8;
+    if (r >= end - begin) throw std::runtime_error("a rank its context does not have");
+    context = lists_[begin + r];
+    out(i, static_cast<uint8_t>(context));
+  }
+}
+
+uint8_t View::at(uint64_t i) const {
+  uint8_t value = 0;
+  run(i / kMini * kMini, i, [&](uint64_t, uint8_t v) { value = v; });
+  return value;
+}
+
+void View::decode(uint8_t* out) const {
+  for (uint64_t first = 0; first < n_; first += kMini)
+    run(first, std::min(first + kMini, n_) - 1, [&](uint64_t i, uint8_t v) { out[i] = v; });
+}
+
+}  // namespace kalah::value_blocks
