@@ -2,7 +2,6 @@
 #include "db/layer_file.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
@@ -204,41 +203,6 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   if (header_.version >= 2) map_file();
 }
 
-LayerFile::~LayerFile() {
-  unwatch_faults(watch_);
-  if (map_) ::munmap(const_cast<uint8_t*>(map_), header_.file_size);
-}
-
-void LayerFile::map_file() {
-  void* p = ::mmap(nullptr, header_.file_size, PROT_READ, MAP_SHARED, fd_.fd, 0);
-  if (p == MAP_FAILED)
-    fail(std::string("cannot map: ") + std::strerror(errno), DatabaseError::Problem::kUnreadable);
-  map_ = static_cast<const uint8_t*>(p);
-  watch_ = watch_faults(p, header_.file_size, &faulted_);
-  checked_ = std::make_unique<std::atomic<bool>[]>(header_.blocks);
-}
-
-int LayerFile::symbols() const {
-  return encode_value(header_.rules, header_.seeds, header_.seeds) + 1;
-}
-
-void LayerFile::check_block(uint64_t block) const {
-  const std::string wrong = value_blocks::View::check(map_ + index_[block], compressed_size(block),
-                                                      block_boards(block), symbols(), block);
-  if (!wrong.empty()) fail("block " + std::to_string(block) + " is damaged (" + wrong + ")");
-  checked_[block].store(true, std::memory_order_release);
-}
-
-uint8_t LayerFile::probe(uint64_t block, uint64_t i) const {
-  try {
-    return value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
-                              symbols())
-        .at(i);
-  } catch (const std::runtime_error& e) {
-    fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
-  }
-}
-
 void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
                              uint64_t actual_size) const {
   // The checksum holds, so a contradiction below is not damage in transit: the file is not what
@@ -327,17 +291,7 @@ uint64_t LayerFile::block_boards(uint64_t block) const {
 }
 
 void LayerFile::read_block(uint64_t block, uint8_t* out) const {
-  if (map_) {
-    check_block(block);
-    try {
-      value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
-                         symbols())
-          .decode(out);
-    } catch (const std::runtime_error& e) {
-      fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
-    }
-    return;
-  }
+  if (map_) return decode_in_place(block, out);
   struct Decompressor {
     ZSTD_DCtx* dctx = ZSTD_createDCtx();
     std::vector<char> frame;

@@ -174,6 +174,7 @@ class LayerFile {
   void map_file();
   void check_block(uint64_t block) const;
   uint8_t probe(uint64_t block, uint64_t i) const;
+  void decode_in_place(uint64_t block, uint8_t* out) const;
   int symbols() const;  // codes a value of this layer can have
 
   struct Fd {

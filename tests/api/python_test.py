@@ -94,19 +94,19 @@ class Module(unittest.TestCase):
         self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])
 
     def test_a_damaged_decoded_copy_never_gives_a_value(self):
-        db = kalah.Database(self.dir, capture="empty")
-        expected = {p: db.probe(p) for p in self.positions}  # the copies are written
-        del db
-        decoded = os.path.join(self.dir, "decoded")
-        self.assertTrue(os.listdir(decoded))
-        for name in os.listdir(decoded):
-            path = os.path.join(decoded, name)
+        old = tempfile.TemporaryDirectory()  # format 1, searched through decoded copies
+        self.addCleanup(old.cleanup)
+        subprocess.run([EXE, "build", "--db", old.name, "--pits", "4", "--max-seeds", "10",
+                        "--capture", "empty", "--format", "1"], check=True, capture_output=True)
+        values = lambda d: {p: kalah.Database(d, capture="empty").probe(p) for p in self.positions}
+        self.assertEqual(values(old.name), values(self.dir))  # and the copies are written
+        self.assertTrue(os.listdir(decoded := os.path.join(old.name, "decoded")))
+        for path in (os.path.join(decoded, name) for name in os.listdir(decoded)):
             with open(path, "r+b") as f:
                 boards = int.from_bytes(f.read(32)[24:32], "little")
                 f.seek(os.path.getsize(path) - boards)  # the values, after an intact header
                 f.write(b"\xff" * boards)
-        db = kalah.Database(self.dir, capture="empty")
-        self.assertEqual({p: db.probe(p) for p in self.positions}, expected)
+        self.assertEqual(values(old.name), values(self.dir))
 
     def test_default_directory_is_the_command_lines(self):
         with unittest.mock.patch.dict(os.environ, {"KALAH_DB": self.dir}):

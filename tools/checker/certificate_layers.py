@@ -113,12 +113,13 @@ class Layer:
                 fields = HEADER.unpack_from(raw) if len(raw) == 128 else None
                 if fields is None:
                     raise BadInput(f"{path}: shorter than a header")
-                (magic, version, m, capture, end, remainder, layer, encoding, transform,
+                (magic, version, m, capture, end, remainder, layer, encoding, coding,
                  self.per_block, self.boards, self.blocks, index_at, file_size, flags, _writer,
                  self.body_checksum, index_checksum, header_checksum) = fields
                 zeroed = raw[:80] + bytes(8) + raw[88:]
                 expect = {
-                    "magic": (magic, b"KALAHDB\x1a"), "format version": (version, 1),
+                    "magic": (magic, b"KALAHDB\x1a"),
+                    "format version": (version, version if version in (1, 2) else "1 or 2"),
                     "pits": (m, rules.m),
                     "capture": (CODES["capture"][capture] if capture < 2 else capture,
                                 rules.capture),
@@ -127,7 +128,7 @@ class Layer:
                                   rules.remainder),
                     "layer": (layer, s),
                     "value encoding": (encoding, 1 if rules.remainder == "owner" else 2),
-                    "transform": (transform, 0),
+                    "block coding": (coding, version - 1),
                     "boards": (self.boards, layer_size(rules.m, s)),
                     "blocks": (self.blocks, -(-self.boards // max(self.per_block, 1))),
                     "complete flag": (flags & 1, 1),
@@ -147,7 +148,7 @@ class Layer:
                 self.index = [w for (w,) in struct.iter_unpack("<Q", raw_index)]
                 if self.index[0] != 128 or self.index[-1] != index_at:
                     raise BadInput(f"{path}: block index does not span the blocks")
-                self.file_size = file_size
+                self.file_size, self.version = file_size, version
         except OSError as e:
             raise BadInput(f"{path}: {e.strerror}") from e
         self.file = open_regular(path)
@@ -166,16 +167,68 @@ class Layer:
             self.check_body()
         self.file.seek(self.index[i])
         frame = self.file.read(self.index[i + 1] - self.index[i])
-        try:  # each frame carries zstd's checksum of its content, checked here
-            values = zstandard.ZstdDecompressor().decompress(frame)
-        except zstandard.ZstdError as e:
-            raise BadInput(f"{self.path}: block {i}: {e}") from e
         want = min(self.per_block, self.boards - i * self.per_block)
         top = self.s if self.rules.remainder == "owner" else 2 * self.s
+        if self.version == 2:
+            values = value_block(frame, want, top + 1, i, f"{self.path}: block {i}")
+        else:
+            try:  # each frame carries zstd's checksum of its content, checked here
+                values = zstandard.ZstdDecompressor().decompress(frame)
+            except zstandard.ZstdError as e:
+                raise BadInput(f"{self.path}: block {i}: {e}") from e
         if len(values) != want or max(values) > top:
             raise BadInput(f"{self.path}: block {i} holds values its layer cannot have")
         self.decoded += 1
         return values
+
+
+def value_block(data, n, symbols, number, where):
+    """The n values of a format-2 block (db/value_blocks.h's layout, read here from that
+    description alone): its checksum, tables and every code checked."""
+    def bad(why):
+        raise BadInput(f"{where}: {why}")
+    contexts, lists_at = symbols + 1, 10 + 2 * (symbols + 2)
+    if len(data) < lists_at + 8:
+        bad("shorter than its own tables")
+    if struct.unpack_from("<Q", data)[0] != checksum(number.to_bytes(8, "little") + data[8:]):
+        bad("checksum mismatch")
+    k = data[8]
+    if k > 3 or data[9] != 0:
+        bad("a bad Rice parameter")
+    offsets = struct.unpack_from(f"<{contexts + 1}H", data, 10)
+    if offsets[0] != 0 or any(not 0 <= b - a <= symbols for a, b in zip(offsets, offsets[1:])):
+        bad("a bad table of values")
+    lists = [data[lists_at + a:lists_at + b] for a, b in zip(offsets, offsets[1:])]
+    if any(v >= symbols for v in data[lists_at:lists_at + offsets[-1]]):
+        bad("a value its layer cannot have")
+    spans, minis = -(-n // 1024), -(-n // 64)
+    at = lists_at + offsets[-1]
+    if len(data) < at + 4 * spans + 2 * minis + 8:
+        bad("shorter than its own tables")
+    anchors = struct.unpack_from(f"<{spans}I", data, at)
+    starts = struct.unpack_from(f"<{minis}H", data, at + 4 * spans)
+    stream = data[at + 4 * spans + 2 * minis:]
+    stream_bits = (len(stream) - 8) * 8
+    values = bytearray(n)
+    for mini in range(minis):
+        pos, context = anchors[mini * 64 // 1024] + starts[mini], symbols
+        for i in range(mini * 64, min(n, mini * 64 + 64)):
+            if pos >= stream_bits:
+                bad("a code runs past its stream")
+            window = int.from_bytes(stream[pos >> 3:(pos >> 3) + 5], "little") >> (pos & 7)
+            zeros = 0
+            while zeros < 15 and not window >> zeros & 1:
+                zeros += 1
+            if zeros < 15:  # q zero bits, a one, k low bits
+                rank = zeros << k | (window >> (zeros + 1)) & ((1 << k) - 1)
+                pos += zeros + 1 + k
+            else:  # 15 zero bits, then the rank in 8
+                rank = window >> 15 & 0xFF
+                pos += 23
+            if rank >= len(lists[context]):
+                bad("a rank its context does not have")
+            context = values[i] = lists[context][rank]
+    return bytes(values)
 
 
 def layer_size(m, s):
