@@ -165,7 +165,7 @@ void BlockCache::evict(Shard& shard, int s, uint64_t b) const {
 }
 
 void BlockCache::prefetch(int s, uint64_t r) const {
-  if (layer(s).in_place()) return;
+  if (layer(s).in_place()) return layer(s).prefetch(r);
   if (resident_) {
     const uint8_t state = state_[s][r / kBoardsPerBlock].load(std::memory_order_relaxed);
     if (state == kFromCopy) __builtin_prefetch(copy_values_[s] + r);

@@ -59,6 +59,7 @@
 
 #include "base/fault_watch.h"
 #include "base/file_error.h"
+#include "db/value_blocks.h"
 #include "db/value_code.h"
 #include "solver/rules.h"
 
@@ -142,6 +143,12 @@ class LayerFile {
     const uint64_t b = r / kBoardsPerBlock;
     if (!checked_[b].load(std::memory_order_acquire)) check_block(b);
     return probe(b, r % kBoardsPerBlock);
+  }
+  // Starts loading what value(r) reads first (a search prefetches its leaves).
+  void prefetch(uint64_t r) const {
+    const uint64_t b = r / kBoardsPerBlock;
+    value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(),
+                                 r % kBoardsPerBlock);
   }
   // Whether the mapped file was read past its end (truncated under the process) since it was
   // opened: values read from it may be wrong.

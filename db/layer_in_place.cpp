@@ -20,6 +20,9 @@ void LayerFile::map_file() {
     fail(std::string("cannot map: ") + std::strerror(errno), DatabaseError::Problem::kUnreadable);
   map_ = static_cast<const uint8_t*>(p);
   watch_ = watch_faults(p, header_.file_size, &faulted_);
+  // Pages come in 2 MiB folios where the kernel can: a probe then rarely misses the TLB, as with
+  // format 1's decoded copies (docs/design.md §6). Advice only.
+  ::madvise(p, header_.file_size, MADV_HUGEPAGE);
   checked_ = std::make_unique<std::atomic<bool>[]>(header_.blocks);
 }
 

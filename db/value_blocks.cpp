@@ -19,11 +19,17 @@ namespace {
 constexpr int kMaxK = 3;
 constexpr int kEscapeZeros = 15;
 constexpr int kLiteralBits = 8;
-constexpr size_t kPadding = 8;
+constexpr int kMaxCodeBits = kEscapeZeros + kLiteralBits;
+// Zero bytes after the stream: a mini-block's codes, read from any start inside the stream, never
+// leave the block, so the decoder checks no bound per value.
+constexpr size_t kPadding = kMini * kMaxCodeBits / 8 + 8;
+constexpr size_t kSpanBytes = 4 + 2 * (kSpan / kMini);
 
 uint64_t spans(uint64_t n) { return (n + kSpan - 1) / kSpan; }
-uint64_t minis(uint64_t n) { return (n + kMini - 1) / kMini; }
-size_t lists_at(int symbols) { return 10 + 2 * static_cast<size_t>(symbols + 2); }
+size_t spans_at() { return 14; }
+size_t lists_at(uint64_t n, int symbols) {
+  return spans_at() + kSpanBytes * spans(n) + 2 * static_cast<size_t>(symbols + 2);
+}
 
 int code_bits(int rank, int k) {
   const int q = rank >> k;
@@ -77,8 +83,8 @@ uint64_t window(const uint8_t* stream, uint64_t pos) {
 
 size_t max_size(uint64_t n, int symbols) {
   const size_t lists = static_cast<size_t>(symbols + 1) * symbols;
-  const uint64_t stream = (n * (kEscapeZeros + kLiteralBits) + 7) / 8;
-  return lists_at(symbols) + lists + 4 * spans(n) + 2 * minis(n) + stream + kPadding;
+  const uint64_t stream = (n * kMaxCodeBits + 7) / 8;
+  return lists_at(n, symbols) + lists + stream + kPadding;
 }
 
 uint64_t checksum(const uint8_t* block, size_t size, uint64_t number) {
@@ -119,32 +125,24 @@ std::string encode(const uint8_t* values, uint64_t n, int symbols, uint64_t numb
   const int k = static_cast<int>(std::min_element(bits.begin(), bits.end()) - bits.begin());
 
   BitWriter stream;
-  std::vector<uint32_t> anchors;
-  std::vector<uint16_t> offsets;
-  for (uint64_t i = 0; i < n; ++i) {
-    if (i % kSpan == 0) anchors.push_back(static_cast<uint32_t>(stream.length()));
-    if (i % kMini == 0) offsets.push_back(static_cast<uint16_t>(stream.length() - anchors.back()));
-    stream.rank(rank_of(i), k);
-  }
-
-  std::string out(lists_at(symbols), '\0');
+  std::string out(lists_at(n, symbols), '\0');
   auto* head = reinterpret_cast<unsigned char*>(out.data());
   head[8] = static_cast<unsigned char>(k);
+  for (uint64_t i = 0; i < n; ++i) {
+    unsigned char* span = head + spans_at() + kSpanBytes * (i / kSpan);
+    if (i % kSpan == 0) put_le(span, stream.length(), 4);
+    if (i % kMini == 0)
+      put_le(span + 4 + 2 * (i % kSpan / kMini), stream.length() - get_le(span, 4), 2);
+    stream.rank(rank_of(i), k);
+  }
+  unsigned char* offsets = head + lists_at(n, symbols) - 2 * (contexts + 1);
   size_t at = 0;
   for (int c = 0; c <= contexts; ++c) {
-    put_le(head + 10 + 2 * c, at, 2);
+    put_le(offsets + 2 * c, at, 2);
     if (c < contexts) at += list[c].size();
   }
   for (const auto& l : list) out.append(l.begin(), l.end());
-  unsigned char word[4];
-  for (uint32_t a : anchors) {
-    put_le(word, a, 4);
-    out.append(reinterpret_cast<char*>(word), 4);
-  }
-  for (uint16_t o : offsets) {
-    put_le(word, o, 2);
-    out.append(reinterpret_cast<char*>(word), 2);
-  }
+  put_le(reinterpret_cast<unsigned char*>(out.data()) + 10, out.size(), 4);
   const std::vector<uint8_t> bytes = stream.finish();
   out.append(bytes.begin(), bytes.end());
   out.append(kPadding, '\0');
@@ -155,51 +153,48 @@ std::string encode(const uint8_t* values, uint64_t n, int symbols, uint64_t numb
 
 std::string View::check(const uint8_t* block, size_t size, uint64_t n, int symbols,
                         uint64_t number) {
-  const size_t lists = lists_at(symbols);
+  const size_t lists = lists_at(n, symbols);
   if (size < lists + kPadding) return "shorter than its own tables";
   if (get_le(block, 8) != checksum(block, size, number)) return "checksum mismatch";
   if (block[8] > kMaxK || block[9] != 0) return "a bad Rice parameter";
   const int contexts = symbols + 1;
+  const uint8_t* offsets = block + lists - 2 * (contexts + 1);
   uint64_t previous = 0;
   for (int c = 0; c <= contexts; ++c) {
-    const uint64_t o = get_le(block + 10 + 2 * c, 2);
+    const uint64_t o = get_le(offsets + 2 * c, 2);
     if (o < previous || o - previous > static_cast<uint64_t>(symbols) || (c == 0 && o != 0))
       return "a bad table of values";
     previous = o;
   }
-  const size_t tables = lists + previous;
-  const size_t stream = tables + 4 * spans(n) + 2 * minis(n);
-  if (size < stream + kPadding) return "shorter than its own tables";
-  for (size_t i = lists; i < tables; ++i)
+  const uint64_t stream = get_le(block + 10, 4);
+  if (stream != lists + previous || size < stream + kPadding) return "a bad stream offset";
+  for (size_t i = lists; i < stream; ++i)
     if (block[i] >= symbols)
       return "it holds the code " + std::to_string(block[i]) + ", which no value of its layer has";
   const uint64_t stream_bits = (size - stream - kPadding) * 8;
-  for (uint64_t m = 0; m < minis(n); ++m) {
-    const uint64_t bit = get_le(block + tables + 4 * (m * kMini / kSpan), 4) +
-                         get_le(block + tables + 4 * spans(n) + 2 * m, 2);
-    if (bit >= stream_bits) return "a mini-block offset past its stream";
+  for (uint64_t i = 0; i < n; i += kMini) {
+    const uint8_t* span = block + spans_at() + kSpanBytes * (i / kSpan);
+    if (get_le(span, 4) + get_le(span + 4 + 2 * (i % kSpan / kMini), 2) >= stream_bits)
+      return "a mini-block offset past its stream";
   }
   return {};
 }
 
-View::View(const uint8_t* block, size_t size, uint64_t n, int symbols)
+View::View(const uint8_t* block, size_t, uint64_t n, int symbols)
     : block_(block), n_(n), symbols_(symbols), k_(block[8]) {
-  lists_ = block + lists_at(symbols);
-  anchors_ = lists_ + get_le(block + 10 + 2 * (symbols + 1), 2);
-  offsets_ = anchors_ + 4 * spans(n);
-  stream_ = offsets_ + 2 * minis(n);
-  stream_bits_ = (size - static_cast<size_t>(stream_ - block) - kPadding) * 8;
+  const size_t lists = lists_at(n, symbols);
+  offsets_ = block + lists - 2 * (symbols + 2);
+  lists_ = block + lists;
+  stream_ = block + get_le(block + 10, 4);
 }
 
 template <class Out>
 void View::run(uint64_t first, uint64_t last, Out&& out) const {
-  uint64_t pos = get_le(anchors_ + 4 * (first / kSpan), 4) +
-                 get_le(offsets_ + 2 * (first / kMini), 2);
-  const uint8_t* table = block_ + 10;
+  const uint8_t* span = block_ + spans_at() + kSpanBytes * (first / kSpan);
+  uint64_t pos = get_le(span, 4) + get_le(span + 4 + 2 * (first % kSpan / kMini), 2);
   const uint64_t mask = (uint64_t{1} << k_) - 1;
   int context = symbols_;
   for (uint64_t i = first; i <= last; ++i) {
-    if (pos >= stream_bits_) throw std::runtime_error("a code runs past the block's stream");
     const uint64_t w = window(stream_, pos);
     const int zeros = __builtin_ctzll(w | uint64_t{1} << kEscapeZeros);
     uint64_t r;
@@ -208,14 +203,20 @@ void View::run(uint64_t first, uint64_t last, Out&& out) const {
       pos += zeros + 1 + k_;
     } else {
       r = w >> kEscapeZeros & 0xFF;
-      pos += kEscapeZeros + kLiteralBits;
+      pos += kMaxCodeBits;
     }
-    const unsigned begin = table[2 * context] | table[2 * context + 1] << 8;
-    const unsigned end = table[2 * context + 2] | table[2 * context + 3] << 8;
+    const unsigned begin = offsets_[2 * context] | offsets_[2 * context + 1] << 8;
+    const unsigned end = offsets_[2 * context + 2] | offsets_[2 * context + 3] << 8;
     if (r >= end - begin) throw std::runtime_error("a rank its context does not have");
     context = lists_[begin + r];
     out(i, static_cast<uint8_t>(context));
   }
+}
+
+void View::prefetch(const uint8_t* block, uint64_t n, int symbols, uint64_t i) {
+  __builtin_prefetch(block + 8);
+  __builtin_prefetch(block + spans_at() + kSpanBytes * (i / kSpan));
+  __builtin_prefetch(block + lists_at(n, symbols) - 2 * (symbols + 2));
 }
 
 uint8_t View::at(uint64_t i) const {

@@ -16,15 +16,18 @@
 //                     bytes [8, size): a block moved from elsewhere fails like a changed one
 //     8      1        k, the Rice parameter (0..3)
 //     9      1        reserved, 0
-//    10      2(C+1)   list offsets: context c's values by rank are bytes [L + o[c], L + o[c+1])
-//                     with L = 10 + 2(C+1)
-//    L+o[C]  4·S      for each span of 1,024 boards: the bit offset of its first value
-//            2·M      for each mini-block of 64 boards: its bit offset from its span's
-//     T      ...      the code stream, bits least significant first, then 8 zero bytes
+//    10      4        T, where the code stream starts
+//    14      36·S     for each span of 1,024 boards: the bit offset of its first value (4 bytes),
+//                     then for each of its 16 mini-blocks of 64 boards the bit offset from it (2)
+//     O      2(C+1)   list offsets: context c's values by rank are bytes [L + o[c], L + o[c+1]),
+//                     with L = O + 2(C+1)
+//     T      ...      the code stream, bits least significant first, then 192 zero bytes
 //
 // A rank r < 15·2^k is coded as q = r >> k zero bits, a one bit, and the k low bits of r; a larger
 // rank as 15 zero bits and 8 bits of r. No value takes more than 23 bits, so a span's offsets fit
-// 16 bits.
+// 16 bits, and a mini-block read from any start in the stream stays in its padding. Everything a
+// probe reads before the stream sits at offsets known from n and the symbols alone, so a search
+// can prefetch it with the leaf (View::prefetch).
 #pragma once
 
 #include <cstddef>
@@ -36,7 +39,7 @@ namespace kalah {
 namespace value_blocks {
 
 inline constexpr uint64_t kSpan = 1024;
-inline constexpr uint64_t kMini = 64;
+inline constexpr uint64_t kMini = 32;
 
 // The coded block of values[0..n) (n <= 65,536), each < symbols (<= 255), as block `number`.
 std::string encode(const uint8_t* values, uint64_t n, int symbols, uint64_t number);
@@ -57,6 +60,8 @@ class View {
 
   // The value at i < n. Throws std::runtime_error on a code the block cannot hold.
   uint8_t at(uint64_t i) const;
+  // Starts loading what a probe of value i reads first.
+  static void prefetch(const uint8_t* block, uint64_t n, int symbols, uint64_t i);
   // All n values; throws std::runtime_error on a code the block cannot hold.
   void decode(uint8_t* out) const;
 
@@ -69,11 +74,9 @@ class View {
   uint64_t n_;
   int symbols_;
   int k_;
-  const uint8_t* lists_;       // L
-  const uint8_t* anchors_;
-  const uint8_t* offsets_;
-  const uint8_t* stream_;
-  uint64_t stream_bits_;       // bits before the padding
+  const uint8_t* offsets_;  // O
+  const uint8_t* lists_;    // L
+  const uint8_t* stream_;   // T
 };
 
 }  // namespace value_blocks
