@@ -4,10 +4,10 @@
 // by its rank among the values that followed the previous board's value in this block, most
 // frequent first ("context" = the previous value; a mini-block's first board has a context of
 // its own), and the rank by a Rice code. That is the previous-value model of docs/design.md §6.3:
-// 2.5-3.3 bits a board on m = 6 (layers 14-22), where zstd over the same bytes took 2.3-2.9 but
-// had to be decoded whole, into a copy of 8 bits a board, before a search could probe it. Every
-// 64 boards start a mini-block at a recorded bit offset, so a probe decodes at most 64 values
-// in place, from the mapped file.
+// 2.6-3.5 bits a board on m = 6 (layers 14-22) with the offsets, where zstd over the same bytes
+// took 2.3-2.9 but had to be decoded whole, into a copy of 8 bits a board, before a search could
+// probe it. Every 32 boards start a mini-block at a recorded bit offset, so a probe decodes at
+// most 32 values in place, from the mapped file.
 //
 // Layout (all integers little endian; C = symbols + 1 contexts, symbols = the layer's codes):
 //
@@ -17,11 +17,11 @@
 //     8      1        k, the Rice parameter (0..3)
 //     9      1        reserved, 0
 //    10      4        T, where the code stream starts
-//    14      36·S     for each span of 1,024 boards: the bit offset of its first value (4 bytes),
-//                     then for each of its 16 mini-blocks of 64 boards the bit offset from it (2)
+//    14      68·S     for each span of 1,024 boards: the bit offset of its first value (4 bytes),
+//                     then for each of its 32 mini-blocks of 32 boards the bit offset from it (2)
 //     O      2(C+1)   list offsets: context c's values by rank are bytes [L + o[c], L + o[c+1]),
 //                     with L = O + 2(C+1)
-//     T      ...      the code stream, bits least significant first, then 192 zero bytes
+//     T      ...      the code stream, bits least significant first, then 100 zero bytes
 //
 // A rank r < 15·2^k is coded as q = r >> k zero bits, a one bit, and the k low bits of r; a larger
 // rank as 15 zero bits and 8 bits of r. No value takes more than 23 bits, so a span's offsets fit

@@ -100,7 +100,7 @@ TEST(ValueBlocks, AForgedCodeIsRefused) {
   std::string block = value_blocks::encode(v.data(), v.size(), 5, 0);
   auto* p = reinterpret_cast<uint8_t*>(block.data());
   // The first context's list, after one span's offsets and the list offsets: just the value 3.
-  const size_t lists = 14 + 36 + 2 * (5 + 2);
+  const size_t lists = 14 + 68 + 2 * (5 + 2);
   ASSERT_EQ(p[lists], 3);
   p[lists] = 200;
   put_le(p, value_blocks::checksum(p, block.size(), 0), 8);

@@ -187,34 +187,34 @@ def value_block(data, n, symbols, number, where):
     description alone): its checksum, tables and every code checked."""
     def bad(why):
         raise BadInput(f"{where}: {why}")
-    contexts, lists_at = symbols + 1, 10 + 2 * (symbols + 2)
-    if len(data) < lists_at + 8:
+    contexts, spans = symbols + 1, -(-n // 1024)
+    lists_at = 14 + 68 * spans + 2 * (contexts + 1)
+    if len(data) < lists_at + 100:
         bad("shorter than its own tables")
     if struct.unpack_from("<Q", data)[0] != checksum(number.to_bytes(8, "little") + data[8:]):
         bad("checksum mismatch")
-    k = data[8]
-    if k > 3 or data[9] != 0:
+    k, reserved, stream_at = struct.unpack_from("<BBI", data, 8)
+    if k > 3 or reserved != 0:
         bad("a bad Rice parameter")
-    offsets = struct.unpack_from(f"<{contexts + 1}H", data, 10)
+    offsets = struct.unpack_from(f"<{contexts + 1}H", data, lists_at - 2 * (contexts + 1))
     if offsets[0] != 0 or any(not 0 <= b - a <= symbols for a, b in zip(offsets, offsets[1:])):
         bad("a bad table of values")
+    if stream_at != lists_at + offsets[-1] or len(data) < stream_at + 100:
+        bad("a bad stream offset")
     lists = [data[lists_at + a:lists_at + b] for a, b in zip(offsets, offsets[1:])]
-    if any(v >= symbols for v in data[lists_at:lists_at + offsets[-1]]):
+    if any(v >= symbols for v in data[lists_at:stream_at]):
         bad("a value its layer cannot have")
-    spans, minis = -(-n // 1024), -(-n // 64)
-    at = lists_at + offsets[-1]
-    if len(data) < at + 4 * spans + 2 * minis + 8:
-        bad("shorter than its own tables")
-    anchors = struct.unpack_from(f"<{spans}I", data, at)
-    starts = struct.unpack_from(f"<{minis}H", data, at + 4 * spans)
-    stream = data[at + 4 * spans + 2 * minis:]
-    stream_bits = (len(stream) - 8) * 8
+    stream = data[stream_at:]
+    stream_bits = (len(stream) - 100) * 8  # then 100 zero bytes
     values = bytearray(n)
-    for mini in range(minis):
-        pos, context = anchors[mini * 64 // 1024] + starts[mini], symbols
-        for i in range(mini * 64, min(n, mini * 64 + 64)):
-            if pos >= stream_bits:
-                bad("a code runs past its stream")
+    for first in range(0, n, 32):  # each mini-block of 32 values, from its own start
+        span = 14 + 68 * (first // 1024)
+        (anchor,) = struct.unpack_from("<I", data, span)
+        (start,) = struct.unpack_from("<H", data, span + 4 + 2 * (first % 1024 // 32))
+        pos, context = anchor + start, symbols
+        if pos >= stream_bits:
+            bad("a mini-block offset past its stream")
+        for i in range(first, min(n, first + 32)):
             window = int.from_bytes(stream[pos >> 3:(pos >> 3) + 5], "little") >> (pos & 7)
             zeros = 0
             while zeros < 15 and not window >> zeros & 1:

@@ -179,6 +179,9 @@ class Certificates(unittest.TestCase):
         r = check(path, damaged, "--body-checksums")
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("s8.kdb", r.stderr)
+        r = check(path, damaged, "--no-body-checksums")  # the checker's own block decoder
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("s8.kdb: block 0: checksum mismatch", r.stderr)
         os.remove(top)
         r = check(path, damaged)
         self.assertEqual(r.returncode, 2)
