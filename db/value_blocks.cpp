@@ -205,9 +205,11 @@ void View::run(uint64_t first, uint64_t last, Out&& out) const {
       r = w >> kEscapeZeros & 0xFF;
       pos += kMaxCodeBits;
     }
-    const unsigned begin = offsets_[2 * context] | offsets_[2 * context + 1] << 8;
-    const unsigned end = offsets_[2 * context + 2] | offsets_[2 * context + 3] << 8;
-    if (r >= end - begin) throw std::runtime_error("a rank its context does not have");
+    uint32_t range;  // this context's list offset and the next one's, in one load
+    std::memcpy(&range, offsets_ + 2 * context, 4);
+    range = le32toh(range);
+    const uint32_t begin = range & 0xFFFF, length = (range >> 16) - begin;
+    if (__builtin_expect(r >= length, 0)) throw std::runtime_error("a rank its context does not have");
     context = lists_[begin + r];
     out(i, static_cast<uint8_t>(context));
   }

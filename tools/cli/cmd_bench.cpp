@@ -23,6 +23,7 @@ struct BenchOptions {
   int threads = 0;
   int64_t probes = 1000000;
   std::string keep;
+  uint32_t format = kFormatVersion;
   bool json = false;
 };
 
@@ -137,6 +138,8 @@ int cmd_bench(const std::vector<std::string>& args, bool check_only) {
       "build layers 1..S")("probes", po::value(&o.probes)->default_value(o.probes)->value_name("N"),
                            "random probes to time")("keep", po::value(&o.keep)->value_name("DIR"),
                                                     "build into DIR and keep it")(
+      "format", po::value(&o.format)->default_value(o.format)->value_name("N"),
+      "layer file format to build and probe (kalah build --format)")(
       "json", po::bool_switch(&o.json), "one JSON object with every figure (docs/json.md)");
   add_threads_option(desc, o.threads);
   add_rule_options(desc, o.flags);
@@ -147,6 +150,7 @@ int cmd_bench(const std::vector<std::string>& args, bool check_only) {
   b.rules = make_rules(o.pits, o.flags);
   b.max_seeds = o.max_seeds;
   b.threads = o.threads;
+  b.format.version = o.format;
   validate(b);
   if (check_only) return kExitOk;
   const BenchDir dir(o.keep);

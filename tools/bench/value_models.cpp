@@ -1,0 +1,133 @@
+// value_models.cpp: how many bits a board of a built database three models of its values need
+// (docs/experiments.md "Value models"; issue 50).
+//
+// usage: kalah-value-models DIR M CAPTURE FIRST LAST
+//
+// For each layer FIRST..LAST of DIR (any format), per block of 65,536 boards (as a layer file
+// codes them, one table a block), the empirical conditional entropy of the value given:
+//   order 0    nothing;
+//   previous   the previous board's value in rank order (what format 2 codes, db/value_blocks.h);
+//   features   the previous value and the board's extra turns and captures;
+//   children   the residual V - L, where L is the best of the moves that leave the layer (their
+//              children's values read from the lower layers), with the previous residual: a
+//              probe would need those children's values, and theirs, down to layer 1.
+// Also the share of boards whose best move leaves the layer, and format 2's actual bits.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "db/file_names.h"
+#include "db/layer_file.h"
+#include "db/value_blocks.h"
+#include "db/value_code.h"
+#include "solver/rank.h"
+#include "solver/rules.h"
+
+namespace kalah {
+namespace {
+
+// Sum over blocks of each block's n·H(value | context).
+class Entropy {
+ public:
+  void add(uint64_t context, int value) {
+    auto& counts = table_[context];
+    if (counts.size() <= static_cast<size_t>(value)) counts.resize(value + 1);
+    ++counts[value];
+  }
+  void end_block() {
+    for (const auto& [context, counts] : table_) {
+      uint64_t total = 0;
+      for (uint64_t c : counts) total += c;
+      for (uint64_t c : counts)
+        if (c) bits_ -= static_cast<double>(c) * std::log2(static_cast<double>(c) / total);
+    }
+    table_.clear();
+  }
+  double bits() const { return bits_; }
+
+ private:
+  std::unordered_map<uint64_t, std::vector<uint64_t>> table_;
+  double bits_ = 0;
+};
+
+int run(const std::string& dir, const Rules& rules, int first, int last) {
+  const Ranker ranker(rules.pits, last);
+  std::vector<std::vector<uint8_t>> layer(last + 1);
+  for (int s = 1; s <= last; ++s) {
+    const LayerFile f(layer_path(dir, rules, s), rules, s);
+    layer[s].resize(f.header().boards);
+    f.read_all(layer[s].data());
+  }
+  const int m = rules.pits;
+  auto value_of = [&](const Board& b, int s) {
+    return s == 0 ? 0 : decode_value(rules, s, layer[s][ranker.rank(b)]);
+  };
+  std::printf("layer  boards  order-0  previous  features  children  leaves-best  format-2\n");
+  for (int s = first; s <= last; ++s) {
+    Entropy order0, previous, features, children;
+    const uint64_t n = layer[s].size();
+    const int symbols = encode_value(rules, s, s) + 1;
+    uint64_t leaves_best = 0, coded = 0;
+    int last_value = symbols, last_residual = 0;
+    Board b = ranker.first(s);
+    for (uint64_t r = 0; r < n; ++r, ranker.next(b)) {
+      if (r % kBoardsPerBlock == 0 && r > 0) {
+        for (Entropy* e : {&order0, &previous, &features, &children}) e->end_block();
+        coded += value_blocks::encode(&layer[s][r - kBoardsPerBlock], kBoardsPerBlock, symbols,
+                                      0).size();
+      }
+      const int v = layer[s][r], k = mover_seeds(b, m);
+      int extra = 0, capture = 0, best_leaving = INT32_MIN;
+      bool stays = false;
+      if (!is_terminal(rules, k, s - k))
+        for (int pit = 0; pit < m; ++pit) {
+          if (!b.pits[pit]) continue;
+          const MoveResult move = play(rules, b, pit);
+          extra += move.extra_turn;
+          capture |= move.capture;
+          const int t = mover_seeds(move.board, m) + opponent_seeds(move.board, m);
+          if (t == s) {
+            stays = true;
+            continue;
+          }
+          const int child = t == 0 ? 0 : value_of(move.board, t);
+          best_leaving = std::max(best_leaving, move.gain + (move.extra_turn ? child : -child));
+        }
+      order0.add(0, v);
+      previous.add(last_value, v);
+      features.add(last_value * 64 + std::min(extra, 3) * 2 + capture, v);
+      const int residual =
+          best_leaving == INT32_MIN ? 255 : std::min(decode_value(rules, s, v) - best_leaving, 254);
+      leaves_best += residual == 0;
+      children.add((stays ? 256 : 0) + last_residual, residual);
+      last_value = v;
+      last_residual = residual;
+    }
+    for (Entropy* e : {&order0, &previous, &features, &children}) e->end_block();
+    const uint64_t tail = n - (n - 1) / kBoardsPerBlock * kBoardsPerBlock;
+    coded += value_blocks::encode(&layer[s][n - tail], tail, symbols, 0).size();
+    const double per = 1.0 / static_cast<double>(n);
+    std::printf("%5d  %6.3g  %7.3f  %8.3f  %8.3f  %8.3f  %11.3f  %8.3f\n", s, double(n),
+                order0.bits() * per, previous.bits() * per, features.bits() * per,
+                children.bits() * per, leaves_best * per, coded * 8.0 * per);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace kalah
+
+int main(int argc, char** argv) {
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: kalah-value-models DIR M standard|empty FIRST LAST\n");
+    return 2;
+  }
+  kalah::Rules rules;
+  rules.pits = std::atoi(argv[2]);
+  rules.capture = std::string(argv[3]) == "empty" ? kalah::Capture::kEmpty
+                                                    : kalah::Capture::kStandard;
+  return kalah::run(argv[1], rules, std::atoi(argv[4]), std::atoi(argv[5]));
+}
