@@ -29,6 +29,7 @@ struct LayerInfo {
   uint64_t boards = 0, bytes = 0;
   ResultCounts wdl;
   std::string writer;    // the kalah version that wrote the file
+  uint32_t format = 0;   // its format (db/layer_file.h)
   uint64_t decoded = 0;  // bytes of the current decoded copy (db/decoded_layer.h), if any
   std::string error;
 };
@@ -41,6 +42,7 @@ LayerInfo read_layer(const std::string& dir, const Rules& rules, int s) {
     info.boards = f.header().boards;
     info.bytes = f.header().file_size;
     info.writer = writer_version(f.header());
+    info.format = f.header().version;
     info.wdl = count_results(f);
     info.decoded = DecodedLayer::present(f, dir);
   } catch (const DatabaseError& e) {
@@ -59,7 +61,8 @@ JsonObject layer_json(const LayerInfo& l) {
       .add("wins", l.wdl.wins)
       .add("draws", l.wdl.draws)
       .add("losses", l.wdl.losses)
-      .add("written_by", l.writer);
+      .add("written_by", l.writer)
+      .add("format", static_cast<int>(l.format));
 }
 
 // What else is in the directory: anything but the layer files of its variants, the lock file and
@@ -157,18 +160,18 @@ void print_variant_json(const std::string& dir, const VariantInfo& v) {
 
 void print_layer_table(const VariantInfo& v) {
   std::printf("%6s %14s %12s %12s %8s %12s %12s %12s  %s\n", "layer", "boards", "bytes",
-              "bytes/board", "ratio", "wins", "draws", "losses", "written by");
+              "bytes/board", "ratio", "wins", "draws", "losses", "format, written by");
   for (const LayerInfo& l : v.layers) {
     if (!l.error.empty()) {
       std::printf("%6d  error: %s\n", l.seeds, l.error.c_str());
       continue;
     }
     std::printf(
-        "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %s\n", l.seeds,
+        "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %u, %s\n", l.seeds,
         static_cast<unsigned long long>(l.boards), static_cast<unsigned long long>(l.bytes),
         static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
         static_cast<unsigned long long>(l.wdl.wins), static_cast<unsigned long long>(l.wdl.draws),
-        static_cast<unsigned long long>(l.wdl.losses), l.writer.c_str());
+        static_cast<unsigned long long>(l.wdl.losses), l.format, l.writer.c_str());
   }
 }
 
