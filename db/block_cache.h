@@ -41,6 +41,10 @@ class BlockCache {
   uint8_t value(int s, uint64_t r) const;
   // Starts loading that value into the CPU cache when its block is decoded already.
   void prefetch(int s, uint64_t r) const;
+  // The second load of a value read where it lies (LeafValues::prefetch_again).
+  void prefetch_again(int s, uint64_t r) const {
+    if (layer(s).in_place()) layer(s).prefetch_again(r);
+  }
 
   // A count of the decoded copies found changed under this process; take it before an answer.
   uint64_t copy_epoch() const { return epoch_.load(); }

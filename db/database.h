@@ -49,6 +49,9 @@ class Database : public LeafValues {
     cache_->prefetch(seeds(b), r);
     return r;
   }
+  void prefetch_again(int seeds, uint64_t rank) const override {
+    cache_->prefetch_again(seeds, rank);
+  }
   int value_at(const Board& b, uint64_t rank) const override;
   // Every move's value and a best line from the database alone (p has at most max_seeds()
   // seeds on its pits); `lookups` counts the probes.

@@ -221,6 +221,12 @@ void View::prefetch(const uint8_t* block, uint64_t n, int symbols, uint64_t i) {
   __builtin_prefetch(block + lists_at(n, symbols) - 2 * (symbols + 2));
 }
 
+void View::prefetch_stream(const uint8_t* block, uint64_t, int, uint64_t i) {
+  const uint8_t* span = block + spans_at() + kSpanBytes * (i / kSpan);
+  const uint64_t pos = get_le(span, 4) + get_le(span + 4 + 2 * (i % kSpan / kMini), 2);
+  __builtin_prefetch(block + get_le(block + 10, 4) + (pos >> 3));
+}
+
 uint8_t View::at(uint64_t i) const {
   uint8_t value = 0;
   run(i / kMini * kMini, i, [&](uint64_t, uint8_t v) { value = v; });

@@ -105,6 +105,9 @@ void Solver::generate(const Board& b, int on_board, Children& children) const {
       table_.prefetch(c);
     }
   }
+  for (int i = 0; i < children.count; ++i)
+    if (children.kind[i] == Children::kLeaf)
+      leaves_->prefetch_again(on_board - children.result[i].gain, children.leaf_at[i]);
 }
 
 // How many of the mover's pits q hold m - q seeds (moves that end in the store), in one word:
