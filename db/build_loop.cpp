@@ -1,6 +1,7 @@
 // build_loop.cpp: opening a build's directory and the layer loop.
 #include "db/build_loop.h"
 
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,22 @@ void remove_temporary_files(const std::string& dir) {
   }
 }
 
+// Rewrites a valid layer file in another format, a block at a time (byte-identical to a build in
+// that format: the values are the same, and the blocks are coded from them alone).
+void convert(const LayerFile& from, const BuildOptions& o, int s) {
+  write_layer_file(
+      o.dir, o.rules, s, from.header().boards,
+      [&](uint64_t first, uint64_t count, std::vector<std::string>& out) {
+        tbb::parallel_for(uint64_t{0}, count, [&](uint64_t i) {
+          thread_local std::vector<uint8_t> values;
+          values.resize(from.block_boards(first + i));
+          from.read_block(first + i, values.data());
+          out[i] = layer_block(o.rules, s, first + i, values.data(), values.size(), o.format);
+        });
+      },
+      o.format.version);
+}
+
 std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
   std::vector<bool> valid(o.max_seeds + 1, false);
   for (int s = 1; s <= o.max_seeds; ++s) {
@@ -34,8 +51,15 @@ std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
                           DatabaseError::Problem::kUnreadable);
     if (!std::filesystem::exists(status)) continue;
     try {
-      LayerFile(path, o.rules, s).check_body();
+      const LayerFile file(path, o.rules, s);
+      file.check_body();
       valid[s] = true;
+      if (file.header().version != o.format.version) {
+        convert(file, o, s);
+        observer.note("layer " + std::to_string(s) + ": format " +
+                      std::to_string(file.header().version) + " rewritten in format " +
+                      std::to_string(o.format.version));
+      }
     } catch (const DatabaseError& e) {
       if (e.problem != DatabaseError::Problem::kDamaged)
         throw DatabaseError(std::string(e.what()) +

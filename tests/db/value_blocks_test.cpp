@@ -1,6 +1,6 @@
 // value_blocks_test.cpp: format 2's value blocks (db/value_blocks.h): the same values as format
 // 1 in every layer of small databases of every variant, read whole or probed one board at a
-// time; any damaged byte of a block found; a forged code refused.
+// time; any damaged byte of a block found; a forged code refused; either format converted.
 #include "db/value_blocks.h"
 
 #include <gtest/gtest.h>
@@ -137,6 +137,20 @@ TEST(ValueBlocks, ALayerFileWithAnyBlockByteDamagedIsRefused) {
         DatabaseError)
         << "byte " << i;
   }
+}
+
+// A build over a database of the other format rewrites every layer in its own: the files are
+// then those a build from nothing writes, both ways.
+TEST(ValueBlocks, ABuildConvertsLayersOfTheOtherFormat) {
+  const Rules rules{4, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  const test::TempDir now, old, converted;
+  test::build(now.str(), rules, 9);
+  test::build(old.str(), rules, 9, 0, LayerFormat{1});
+  test::build(converted.str(), rules, 9, 0, LayerFormat{1});
+  test::build(converted.str(), rules, 9);
+  EXPECT_EQ(test::snapshot(converted.str()), test::snapshot(now.str()));
+  test::build(converted.str(), rules, 9, 0, LayerFormat{1});
+  EXPECT_EQ(test::snapshot(converted.str()), test::snapshot(old.str()));
 }
 
 }  // namespace
