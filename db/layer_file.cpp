@@ -254,9 +254,8 @@ void LayerFile::read_index() {
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
   for (uint64_t b = 0; b < h.blocks; ++b) {
-    const uint64_t largest = h.version == 1
-                                 ? ZSTD_compressBound(block_boards(b)) + 64
-                                 : value_blocks::max_size(block_boards(b), symbols());
+    const uint64_t largest = h.version == 1 ? ZSTD_compressBound(block_boards(b)) + 64
+                                            : value_blocks::max_size(block_boards(b), symbols());
     if (index_[b + 1] <= index_[b] || index_[b + 1] - index_[b] > largest)
       fail("block index entry " + std::to_string(b) + " is out of order or too large");
   }

@@ -147,16 +147,14 @@ class LayerFile {
   // Starts loading what value(r) reads first (a search prefetches its leaves).
   void prefetch(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
-    value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(),
-                                 r % kBoardsPerBlock);
+    value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(), r % kBoardsPerBlock);
   }
   // Then the code stream where value(r) starts decoding, read from the offsets (checked blocks
   // only: an unchecked block's offsets are not trusted to point inside it).
   void prefetch_again(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
     if (checked_[b].load(std::memory_order_relaxed))
-      value_blocks::View::prefetch_stream(map_ + index_[b], block_boards(b), symbols(),
-                                          r % kBoardsPerBlock);
+      value_blocks::View::prefetch_stream(map_ + index_[b], r % kBoardsPerBlock);
   }
   // Whether the mapped file was read past its end (truncated under the process) since it was
   // opened: values read from it may be wrong.

@@ -40,8 +40,7 @@ void LayerFile::check_block(uint64_t block) const {
 void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
   check_block(block);
   try {
-    value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block), symbols())
-        .decode(out);
+    value_blocks::View(map_ + index_[block], block_boards(block), symbols()).decode(out);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }
@@ -49,9 +48,7 @@ void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
 
 uint8_t LayerFile::probe(uint64_t block, uint64_t i) const {
   try {
-    return value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
-                              symbols())
-        .at(i);
+    return value_blocks::View(map_ + index_[block], block_boards(block), symbols()).at(i);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }

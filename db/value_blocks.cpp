@@ -1,12 +1,11 @@
 // value_blocks.cpp: coding and reading value blocks (layout in value_blocks.h).
 #include "db/value_blocks.h"
 
-#include <algorithm>
-#include <array>
 #include <endian.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
-#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -25,8 +24,12 @@ constexpr int kMaxCodeBits = kEscapeZeros + kLiteralBits;
 constexpr size_t kPadding = kMini * kMaxCodeBits / 8 + 8;
 constexpr size_t kSpanBytes = 4 + 2 * (kSpan / kMini);
 
-uint64_t spans(uint64_t n) { return (n + kSpan - 1) / kSpan; }
-size_t spans_at() { return 14; }
+uint64_t spans(uint64_t n) {
+  return (n + kSpan - 1) / kSpan;
+}
+size_t spans_at() {
+  return 14;
+}
 size_t lists_at(uint64_t n, int symbols) {
   return spans_at() + kSpanBytes * spans(n) + 2 * static_cast<size_t>(symbols + 2);
 }
@@ -180,7 +183,7 @@ std::string View::check(const uint8_t* block, size_t size, uint64_t n, int symbo
   return {};
 }
 
-View::View(const uint8_t* block, size_t, uint64_t n, int symbols)
+View::View(const uint8_t* block, uint64_t n, int symbols)
     : block_(block), n_(n), symbols_(symbols), k_(block[8]) {
   const size_t lists = lists_at(n, symbols);
   offsets_ = block + lists - 2 * (symbols + 2);
@@ -209,7 +212,8 @@ void View::run(uint64_t first, uint64_t last, Out&& out) const {
     std::memcpy(&range, offsets_ + 2 * context, 4);
     range = le32toh(range);
     const uint32_t begin = range & 0xFFFF, length = (range >> 16) - begin;
-    if (__builtin_expect(r >= length, 0)) throw std::runtime_error("a rank its context does not have");
+    if (__builtin_expect(r >= length, 0))
+      throw std::runtime_error("a rank its context does not have");
     context = lists_[begin + r];
     out(i, static_cast<uint8_t>(context));
   }
@@ -221,7 +225,7 @@ void View::prefetch(const uint8_t* block, uint64_t n, int symbols, uint64_t i) {
   __builtin_prefetch(block + lists_at(n, symbols) - 2 * (symbols + 2));
 }
 
-void View::prefetch_stream(const uint8_t* block, uint64_t, int, uint64_t i) {
+void View::prefetch_stream(const uint8_t* block, uint64_t i) {
   const uint8_t* span = block + spans_at() + kSpanBytes * (i / kSpan);
   const uint64_t pos = get_le(span, 4) + get_le(span + 4 + 2 * (i % kSpan / kMini), 2);
   __builtin_prefetch(block + get_le(block + 10, 4) + (pos >> 3));

@@ -56,14 +56,14 @@ class View {
   // Checks the checksum (unless `trusted`) and the structure: an empty string, or what is wrong.
   static std::string check(const uint8_t* block, size_t size, uint64_t n, int symbols,
                            uint64_t number);
-  View(const uint8_t* block, size_t size, uint64_t n, int symbols);
+  View(const uint8_t* block, uint64_t n, int symbols);
 
   // The value at i < n. Throws std::runtime_error on a code the block cannot hold.
   uint8_t at(uint64_t i) const;
   // Starts loading what a probe of value i reads first.
   static void prefetch(const uint8_t* block, uint64_t n, int symbols, uint64_t i);
   // Then the code stream where a probe of value i starts (the block checked).
-  static void prefetch_stream(const uint8_t* block, uint64_t n, int symbols, uint64_t i);
+  static void prefetch_stream(const uint8_t* block, uint64_t i);
   // All n values; throws std::runtime_error on a code the block cannot hold.
   void decode(uint8_t* out) const;
 

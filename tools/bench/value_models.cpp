@@ -75,8 +75,8 @@ int run(const std::string& dir, const Rules& rules, int first, int last) {
     for (uint64_t r = 0; r < n; ++r, ranker.next(b)) {
       if (r % kBoardsPerBlock == 0 && r > 0) {
         for (Entropy* e : {&order0, &previous, &features, &children}) e->end_block();
-        coded += value_blocks::encode(&layer[s][r - kBoardsPerBlock], kBoardsPerBlock, symbols,
-                                      0).size();
+        coded += value_blocks::encode(&layer[s][r - kBoardsPerBlock], kBoardsPerBlock, symbols, 0)
+                     .size();
       }
       const int v = layer[s][r], k = mover_seeds(b, m);
       int extra = 0, capture = 0, best_leaving = INT32_MIN;
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
   }
   kalah::Rules rules;
   rules.pits = std::atoi(argv[2]);
-  rules.capture = std::string(argv[3]) == "empty" ? kalah::Capture::kEmpty
-                                                    : kalah::Capture::kStandard;
+  rules.capture =
+      std::string(argv[3]) == "empty" ? kalah::Capture::kEmpty : kalah::Capture::kStandard;
   return kalah::run(argv[1], rules, std::atoi(argv[4]), std::atoi(argv[5]));
 }

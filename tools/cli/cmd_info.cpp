@@ -166,12 +166,12 @@ void print_layer_table(const VariantInfo& v) {
       std::printf("%6d  error: %s\n", l.seeds, l.error.c_str());
       continue;
     }
-    std::printf(
-        "%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %u, %s\n", l.seeds,
-        static_cast<unsigned long long>(l.boards), static_cast<unsigned long long>(l.bytes),
-        static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
-        static_cast<unsigned long long>(l.wdl.wins), static_cast<unsigned long long>(l.wdl.draws),
-        static_cast<unsigned long long>(l.wdl.losses), l.format, l.writer.c_str());
+    std::printf("%6d %14llu %12llu %12.3f %7.1fx %12llu %12llu %12llu  %u, %s\n", l.seeds,
+                static_cast<unsigned long long>(l.boards), static_cast<unsigned long long>(l.bytes),
+                static_cast<double>(l.bytes) / l.boards, static_cast<double>(l.boards) / l.bytes,
+                static_cast<unsigned long long>(l.wdl.wins),
+                static_cast<unsigned long long>(l.wdl.draws),
+                static_cast<unsigned long long>(l.wdl.losses), l.format, l.writer.c_str());
   }
 }
 
