@@ -155,7 +155,7 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uin
   h.rules = rules;
   h.seeds = s;
   h.encoding = value_encoding(rules);
-  h.coding = version == 1 ? 0 : 1;
+  h.coding = block_coding(version);
   h.writer = KALAH_VERSION_MAJOR << 16 | KALAH_VERSION_MINOR << 8 | KALAH_VERSION_PATCH;
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
@@ -224,8 +224,8 @@ void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
   if (h.seeds != expect_seeds) field("layer", h.seeds, std::to_string(expect_seeds));
   if (h.encoding != value_encoding(h.rules))
     field("value encoding", h.encoding, std::to_string(value_encoding(h.rules)));
-  if (h.coding != (h.version == 1 ? 0 : 1))
-    field("block coding", h.coding, h.version == 1 ? "0" : "1");
+  if (h.coding != block_coding(h.version))
+    field("block coding", h.coding, std::to_string(block_coding(h.version)));
   if (h.boards_per_block != kBoardsPerBlock)
     field("boards per block", h.boards_per_block, std::to_string(kBoardsPerBlock));
   const int m = h.rules.pits;

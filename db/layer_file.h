@@ -5,7 +5,7 @@
 // independently. File names: db/file_names.h. This header is the format's one owner.
 //
 // Format 2 (what kalah writes) codes each block as db/value_blocks.h says: a search probes the
-// mapped file where it lies, decoding at most 64 values. Format 1 compressed each block with zstd
+// mapped file where it lies, decoding at most 32 values. Format 1 compressed each block with zstd
 // into one frame with its content checksum; it is still read (a search then decodes it into a
 // copy, db/decoded_layer.h) and `kalah build --format 1` still writes it.
 //
@@ -70,12 +70,17 @@ inline constexpr uint32_t kOldestFormat = 1;   // the oldest it reads
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
 
+// The block coding (header byte 19) each format version uses: 0 zstd frames, 1 value blocks.
+inline uint8_t block_coding(uint32_t version) {
+  return version == 1 ? 0 : 1;
+}
+
 struct LayerHeader {
   uint32_t version = kFormatVersion;
   Rules rules;
   int seeds = 0;
   uint8_t encoding = 0;
-  uint8_t coding = 1;  // 0 zstd frames (format 1), 1 value blocks (format 2)
+  uint8_t coding = block_coding(kFormatVersion);
   uint32_t boards_per_block = kBoardsPerBlock;
   uint64_t boards = 0;
   uint64_t blocks = 0;

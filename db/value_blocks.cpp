@@ -82,6 +82,46 @@ uint64_t window(const uint8_t* stream, uint64_t pos) {
   return le64toh(w) >> (pos & 7);
 }
 
+// A code stream read a window at a time: each window holds at least 56 bits, two codes or more.
+class CodeReader {
+ public:
+  CodeReader(const uint8_t* stream, uint64_t pos, int k)
+      : stream_(stream), pos_(pos), window_(window(stream, pos)), mask_((uint64_t{1} << k) - 1),
+        k_(k) {}
+  uint64_t rank() {
+    if (used_ > 56 - kMaxCodeBits) {
+      pos_ += used_;
+      window_ = window(stream_, pos_);
+      used_ = 0;
+    }
+    const int zeros = __builtin_ctzll(window_ | uint64_t{1} << kEscapeZeros);
+    uint64_t r;
+    int length;
+    if (zeros < kEscapeZeros) {
+      r = (static_cast<uint64_t>(zeros) << k_) | (window_ >> (zeros + 1) & mask_);
+      length = zeros + 1 + k_;
+    } else {
+      r = window_ >> kEscapeZeros & 0xFF;
+      length = kMaxCodeBits;
+    }
+    window_ >>= length;
+    used_ += length;
+    return r;
+  }
+
+ private:
+  const uint8_t* stream_;
+  uint64_t pos_;
+  uint64_t window_;
+  uint64_t mask_;
+  int k_;
+  int used_ = 0;
+};
+
+[[noreturn]] void bad_rank() {
+  throw std::runtime_error("a rank its context does not have");
+}
+
 }  // namespace
 
 size_t max_size(uint64_t n, int symbols) {
@@ -191,31 +231,44 @@ View::View(const uint8_t* block, uint64_t n, int symbols)
   stream_ = block + get_le(block + 10, 4);
 }
 
-template <class Out>
-void View::run(uint64_t first, uint64_t last, Out&& out) const {
+uint64_t View::mini_block_start(uint64_t first) const {
   const uint8_t* span = block_ + spans_at() + kSpanBytes * (first / kSpan);
-  uint64_t pos = get_le(span, 4) + get_le(span + 4 + 2 * (first % kSpan / kMini), 2);
-  const uint64_t mask = (uint64_t{1} << k_) - 1;
+  return get_le(span, 4) + get_le(span + 4 + 2 * (first % kSpan / kMini), 2);
+}
+
+uint8_t View::at(uint64_t i) const {
+  CodeReader codes(stream_, mini_block_start(i), k_);
   int context = symbols_;
-  for (uint64_t i = first; i <= last; ++i) {
-    const uint64_t w = window(stream_, pos);
-    const int zeros = __builtin_ctzll(w | uint64_t{1} << kEscapeZeros);
-    uint64_t r;
-    if (zeros < kEscapeZeros) {
-      r = (static_cast<uint64_t>(zeros) << k_) | (w >> (zeros + 1) & mask);
-      pos += zeros + 1 + k_;
-    } else {
-      r = w >> kEscapeZeros & 0xFF;
-      pos += kMaxCodeBits;
-    }
+  for (uint64_t j = i % kMini; ; --j) {
+    const uint64_t r = codes.rank();
     uint32_t range;  // this context's list offset and the next one's, in one load
     std::memcpy(&range, offsets_ + 2 * context, 4);
     range = le32toh(range);
     const uint32_t begin = range & 0xFFFF, length = (range >> 16) - begin;
-    if (__builtin_expect(r >= length, 0))
-      throw std::runtime_error("a rank its context does not have");
+    if (__builtin_expect(r >= length, 0)) bad_rank();
     context = lists_[begin + r];
-    out(i, static_cast<uint8_t>(context));
+    if (j == 0) return static_cast<uint8_t>(context);
+  }
+}
+
+void View::decode(uint8_t* out) const {
+  // The lists laid out 256 apart (a rank is at most 255), 255 where a context has no such rank:
+  // one load a value instead of two.
+  constexpr uint8_t kNone = 255;  // no code: symbols <= 255
+  std::vector<uint8_t> table(static_cast<size_t>(symbols_ + 1) << 8, kNone);
+  for (int c = 0; c <= symbols_; ++c) {
+    const uint64_t begin = get_le(offsets_ + 2 * c, 2), end = get_le(offsets_ + 2 * c + 2, 2);
+    std::memcpy(&table[static_cast<size_t>(c) << 8], lists_ + begin, end - begin);
+  }
+  for (uint64_t first = 0; first < n_; first += kMini) {
+    CodeReader codes(stream_, mini_block_start(first), k_);
+    size_t context = static_cast<size_t>(symbols_);
+    for (uint64_t i = first, last = std::min(first + kMini, n_); i < last; ++i) {
+      const uint8_t v = table[context << 8 | codes.rank()];
+      if (__builtin_expect(v == kNone, 0)) bad_rank();
+      out[i] = v;
+      context = v;
+    }
   }
 }
 
@@ -229,17 +282,6 @@ void View::prefetch_stream(const uint8_t* block, uint64_t i) {
   const uint8_t* span = block + spans_at() + kSpanBytes * (i / kSpan);
   const uint64_t pos = get_le(span, 4) + get_le(span + 4 + 2 * (i % kSpan / kMini), 2);
   __builtin_prefetch(block + get_le(block + 10, 4) + (pos >> 3));
-}
-
-uint8_t View::at(uint64_t i) const {
-  uint8_t value = 0;
-  run(i / kMini * kMini, i, [&](uint64_t, uint8_t v) { value = v; });
-  return value;
-}
-
-void View::decode(uint8_t* out) const {
-  for (uint64_t first = 0; first < n_; first += kMini)
-    run(first, std::min(first + kMini, n_) - 1, [&](uint64_t i, uint8_t v) { out[i] = v; });
 }
 
 }  // namespace kalah::value_blocks

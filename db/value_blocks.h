@@ -68,9 +68,8 @@ class View {
   void decode(uint8_t* out) const;
 
  private:
-  // Decodes values first.. up to and including `last` of one mini-block, calling out(i, value).
-  template <class Out>
-  void run(uint64_t first, uint64_t last, Out&& out) const;
+  // The bit offset in the stream where the mini-block of value `first` starts.
+  uint64_t mini_block_start(uint64_t first) const;
 
   const uint8_t* block_;
   uint64_t n_;

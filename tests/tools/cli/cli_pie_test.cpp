@@ -44,7 +44,9 @@ TEST(Cli, PieRuleValuesEqualThePositionsAfterEachOpening) {
     EXPECT_EQ(v, north ? -std::stoi(a[1]) : std::stoi(a[1])) << turn;
     EXPECT_EQ((*it)[3] == "true", v > 0) << turn;
     EXPECT_EQ(with_pie, -std::abs(v)) << turn;
-    if (turn == best) EXPECT_EQ(with_pie, pie_value);
+    if (turn == best) {
+      EXPECT_EQ(with_pie, pie_value);
+    }
     best_with_pie = std::max(best_with_pie, with_pie);
   }
   EXPECT_EQ(openings, 4) << r.out;  // pits 1, 2-1, 2-3 and 3 (2 ends in the store)
