@@ -123,6 +123,7 @@ class Deepening {
     try {
       for (int depth = 1; depth <= options_.max_depth; ++depth) {
         Estimate e = iterate(b, depth, out);
+        add_lines(b, e);
         out = std::move(e);
         stopping_ = true;  // the first iteration always finishes
         if (progress) progress(out);
@@ -210,6 +211,31 @@ class Deepening {
     table_.store(key, best, all_solved ? kSolved : static_cast<uint8_t>(depth), bound, best_pit);
     solved = all_solved;
     return best;
+  }
+
+  // The line the table expects after `pit`: its best moves, while it has them, up to the
+  // iteration's depth, a finished game or the database (which has no moves to give).
+  Line line_after(const B& b, int pit, int plies) const {
+    Line line{{pit}};
+    auto r = play(rules_, b, pit);
+    for (int ply = 1; ply < plies; ++ply) {
+      const auto [mover, opponent] = rows(rules_, r.board);
+      if (is_terminal(rules_, mover, opponent)) break;
+      if constexpr (std::is_same_v<B, Board>)
+        if (options_.leaves && mover + opponent <= options_.leaves->max_seeds()) break;
+      const Entry* e = table_.find(key_of(r.board));
+      if (!e || e->best < 0 || r.board.pits[e->best] == 0) break;
+      if (r.extra_turn)
+        line.back().push_back(e->best);
+      else
+        line.push_back({e->best});
+      r = play(rules_, r.board, e->best);
+    }
+    return line;
+  }
+  void add_lines(const B& b, Estimate& e) const {
+    for (MoveEstimate& m : e.moves) m.line = line_after(b, m.pit, e.depth);
+    if (e.pit >= 0) e.line = line_after(b, e.pit, e.depth);
   }
 
   // A move's value kept within what is proven of it.

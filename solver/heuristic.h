@@ -36,10 +36,15 @@ struct HeuristicOptions {
   std::vector<std::pair<int, Bounds>> proven = {};
 };
 
+// A line of play: turns of 0-based pits, a side's extra turns in its turn (as Analysis's
+// best_line).
+using Line = std::vector<std::vector<int>>;
+
 struct MoveEstimate {
   int pit = 0;      // 0-based
   int value = 0;    // the move's value at the iteration's depth (V, stores left out)
   bool exact = false;
+  Line line;  // the move, then the moves the search expects (its principal variation)
 };
 
 struct Estimate {
@@ -49,6 +54,7 @@ struct Estimate {
   bool exact = false;  // the iteration's tree was solved: value is the board's V
   uint64_t nodes = 0;
   std::vector<MoveEstimate> moves;  // every_move: each legal move, in pit order
+  Line line;                        // the best move's line, as its MoveEstimate's
 };
 
 // Called after each finished iteration.

@@ -41,6 +41,39 @@ TEST(Heuristic, UnboundedItIsExactAndItsMoveIsBest) {
   }
 }
 
+// A solved search's lines are its principal variations: each move's line, played to the end,
+// gains exactly the move's value, and the best line is the best move's.
+TEST(Heuristic, EachMovesLineIsPlayedOutToItsValue) {
+  for (const Rules& rules : test::all_variants(3)) {
+    for (const Board& b : {start_position(3, 3).board, start_position(3, 2).board}) {
+      const Estimate h = heuristic_search(rules, b, {.every_move = true});
+      ASSERT_TRUE(h.exact);
+      for (const MoveEstimate& m : h.moves) {
+        ASSERT_FALSE(m.line.empty());
+        EXPECT_EQ(m.line[0][0], m.pit);
+        Board at = b;
+        int gained = 0, sign = 1;  // for the root's mover
+        for (const std::vector<int>& turn : m.line)
+          for (size_t i = 0; i < turn.size(); ++i) {
+            ASSERT_GT(at.pits[turn[i]], 0) << format_turn(turn);
+            const MoveResult r = play(rules, at, turn[i]);
+            gained += sign * r.gain;
+            const bool last = i + 1 == turn.size();  // an extra turn may end the game
+            EXPECT_TRUE(last ? !r.extra_turn || is_terminal(rules, r.board) : r.extra_turn)
+                << format_turn(turn);
+            if (!r.extra_turn) sign = -sign;
+            at = r.board;
+          }
+        EXPECT_TRUE(is_terminal(rules, at)) << describe(rules);
+        EXPECT_EQ(gained + sign * terminal_value(rules, at), m.value) << describe(rules);
+      }
+      ASSERT_GE(h.pit, 0);
+      for (const MoveEstimate& m : h.moves)
+        if (m.pit == h.pit) EXPECT_EQ(h.line, m.line);
+    }
+  }
+}
+
 TEST(Heuristic, StoppedItStillMovesLegally) {
   const Rules rules{6};
   const Board b = start_position(6, 6).board;

@@ -19,6 +19,7 @@ extern const char* const kBoardCss;
 extern const char* const kBoardJs;
 extern const char* const kBoardDrawJs;
 extern const char* const kBoardServerJs;
+extern const char* const kBoardEngineJs;
 extern const char* const kBoardReviewJs;
 extern const char* const kFairStartsJson;
 
@@ -107,6 +108,7 @@ Routed route(const std::string& target, Analyst& analyst) {
       {"/board.js", {"text/javascript; charset=utf-8", kBoardJs}},
       {"/board_draw.js", {"text/javascript; charset=utf-8", kBoardDrawJs}},
       {"/board_server.js", {"text/javascript; charset=utf-8", kBoardServerJs}},
+      {"/board_engine.js", {"text/javascript; charset=utf-8", kBoardEngineJs}},
       {"/board_review.js", {"text/javascript; charset=utf-8", kBoardReviewJs}},
       {"/fair_starts.json", {"application/json", kFairStartsJson}}};
   if (const auto asset = kAssets.find(path); asset != kAssets.end())

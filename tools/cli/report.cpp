@@ -12,6 +12,16 @@
 namespace kalah {
 namespace {
 
+// " S:3-6 N:2-1 ...": a line's turns, `mover`'s first.
+std::string line_text(const Line& line, Side mover) {
+  std::string text;
+  for (const auto& turn : line) {
+    text += (mover == Side::kSouth ? " S:" : " N:") + format_turn(turn);
+    mover = other(mover);
+  }
+  return text;
+}
+
 void print_counts(std::ostream& out, const Outcome& o) {
   char line[160];
   std::snprintf(line, sizeof line, "%s: %llu   database probes: %llu   time: %.3f s\n",
@@ -40,13 +50,7 @@ void print_analysis(std::ostream& out, const Outcome& o) {
                     format_turn(mv.turn).c_str());
       out << row;
     }
-    out << "best line:";
-    Side side = o.position.mover;
-    for (const auto& turn : a.best_line) {
-      out << " " << (side == Side::kSouth ? "S:" : "N:") << format_turn(turn);
-      side = other(side);
-    }
-    out << "\n";
+    out << "best line:" << line_text(a.best_line, o.position.mover) << "\n";
   }
   if (o.source == Source::kStore)
     out << "from the answer store beside the database (solved before; --no-store searches again)\n";
@@ -87,10 +91,14 @@ void print_stopped(std::ostream& out, const Outcome& o) {
   else
     out << " lies in [" << signed_number(o.margin.lower) << ", "
         << signed_number(o.margin.upper) << "]\n";
-  if (o.estimate && !o.margin.exact())
+  if (o.estimate && !o.margin.exact()) {
     out << "estimate: " << signed_number(o.estimate->value) << " (a heuristic search "
         << o.estimate->depth << " plies deep" << (o.estimate->pit >= 0 ? ", best pit " : "")
         << (o.estimate->pit >= 0 ? std::to_string(o.estimate->pit + 1) : "") << ")\n";
+    if (!o.estimate->line.empty())
+      out << "expected line (not proven):" << line_text(o.estimate->line, o.position.mover)
+          << "\n";
+  }
 }
 
 void print_certificate(std::ostream& out, const Certified& c, const std::string& db_dir) {

@@ -20,7 +20,7 @@ const state = {
   search: null,     // the name of the analysis the server runs for the node shown
   bounds: null,     // its moves' bounds so far (/api/v1/progress), shown until its answer
   proven: null,     // the position's bounds so far: { lower, upper }
-  estimate: null,   // the heuristic's estimate so far: { value, depth, exact, best, moves }
+  estimate: null,   // the heuristic's estimate so far: { value, depth, exact, best, line, moves }
   shown: 0,         // when the node was shown (performance.now())
   thinking: null,   // { position, since, side, turn }: the computer's move being asked for
   sowing: null,     // { bins, lit }: the frame of a sowing being animated
@@ -264,6 +264,7 @@ async function init() {
   $("end-of-line").onclick = () => { const l = line(); goTo(l[l.length - 1]); };
   $("promote").onclick = promote;
   $("step").onclick = bestMove;
+  $("engine-toggle").onclick = toggleEngine;
   $("flip").onchange = () => { saveUrl(); drawBoard(); };
   $("edit").onclick = () => {
     state.editing = !state.editing;

@@ -116,6 +116,7 @@ function showSearching() {
 
 function showAnswer() {
   const a = state.answer;
+  showEngine();
   $("moves").innerHTML = "";
   $("line").innerHTML = "";
   $("source").textContent = "";
@@ -132,18 +133,13 @@ function showAnswer() {
     $("moves").appendChild(li);
   }
   // Each turn of the best line plays the line up to it.
-  let side = parse(current()).south;
-  const pits = [];
-  a.best_line.forEach((turn) => {
+  for (const t of lineTurns(a.best_line, parse(current()).south)) {
     const li = document.createElement("li");
-    li.textContent = (side ? "S:" : "N:") + turn;
-    pits.push(...turn.split("-").map(Number));
-    const upTo = pits.slice();
-    li.onclick = () => playPits(upTo);
+    li.textContent = t.text;
+    li.onclick = () => playPits(t.upTo);
     li.title = "play the line to here";
-    side = !side;
     $("line").appendChild(li);
-  });
+  }
   $("source").textContent = `from the ${a.source}${a.cached ? " (cached)" : ""}: ` +
     `${a.nodes} ${a.source === "database" ? "look-up" : "node"}${a.nodes === 1 ? "" : "s"}, ` +
     `${a.seconds.toFixed(3)} s`;

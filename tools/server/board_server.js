@@ -21,7 +21,7 @@ async function analyse(budget, valueOnly) {
     if (position !== current() || state.editing) return;
     if (answer.interrupted) {
       state.proven = { lower: answer.lower, upper: answer.upper };
-      if (answer.estimate) state.estimate = answer.estimate;
+      if (answer.estimate) state.estimate = mergeEstimate(state.estimate, answer.estimate);
     }
     if (valueOnly && (answer.value_only || answer.interrupted)) {
       if (answer.value_only) {
@@ -29,7 +29,7 @@ async function analyse(budget, valueOnly) {
         noteValue(position, answer.value, true);
         showAnswer();
       }
-      analyse(60000, false);  // its bounds show as they come: no need to stop it early
+      analyse(kAnalysisMs, false);  // its bounds show as they come: no need to stop it early
       return;
     }
     state.answer = answer;
@@ -44,9 +44,14 @@ async function analyse(budget, valueOnly) {
     drawBoard();
     showAnswer();
     // Bounds only: search again with a larger budget, showing the bounds meanwhile.
-    if (answer.interrupted && budget < 60000) analyse(60000, false);
+    if (answer.interrupted && budget < kAnalysisMs) analyse(kAnalysisMs, false);
   } catch (e) {
     if (e.name !== "AbortError") $("status").textContent = "error: " + e;
+  } finally {
+    if (state.request === controller) {  // the analysis is over: "go on" may start another
+      state.request = null;
+      showEngine();
+    }
   }
 }
 
@@ -60,7 +65,7 @@ async function watch(search, position) {
     if (state.search !== search || answered() || position !== current()) return;
     if (p.moves) state.bounds = p.moves;
     if (p.lower !== undefined) state.proven = { lower: p.lower, upper: p.upper };
-    if (p.estimate) state.estimate = p.estimate;
+    if (p.estimate) state.estimate = mergeEstimate(state.estimate, p.estimate);
     drawBoard();
     showAnswer();
   }

@@ -71,6 +71,11 @@ class Progress(unittest.TestCase):
         answer = json.loads(run.stdout)
         self.assertEqual((answer["interrupted"], answer["stopped"]), (True, "deadline"))
         self.assertTrue(answer["lower"] <= answer["estimate"]["value"] <= answer["upper"], answer)
+        # The line the estimate expects, starting with its best move; every move has its own.
+        line = answer["estimate"]["line"]
+        self.assertTrue(line and line[0].split("-")[0] == str(answer["estimate"]["best"]), answer)
+        self.assertTrue(all(m["line"][0].split("-")[0] == str(m["pit"])
+                            for m in answer["estimate"]["moves"]), answer)
 
     def test_a_terminal_gets_one_line_rewritten_in_place(self):
         pid, fd = pty.fork()
@@ -97,6 +102,7 @@ class Progress(unittest.TestCase):
         self.assertGreaterEqual(len(updates), 2, repr(text))
         self.assertRegex(updates[-1], r"estimate [+-]?\d+ at depth \d+")
         self.assertIn("the value for South lies in", text)
+        self.assertRegex(text, r"expected line \(not proven\): S:\d")
 
 
 if __name__ == "__main__":

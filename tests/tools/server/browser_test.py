@@ -6,11 +6,14 @@ one-thread server, plays moves of the Kalah(6,4) start before any value has arri
 game record (S:3-6 N:2) from the address and refuses one that cannot be played; plays a
 game against the computer to the end and replays it from the address; beyond the database
 (the Kalah(6,6) start), shows an estimate with its depth, the bounds and the time at once, and
-"best move" plays the estimate's best, said not to be proven.
+"best move" plays the estimate's best, said not to be proven; the engine's three best lines
+with a depth that only grows, the evaluation bar, a line's turn played by a click, and stop,
+which ends the server's work within a second, and go on.
 
 usage: python3 browser_test.py KALAH_EXECUTABLE SCREENSHOT.png
 """
 import json
+import os
 import subprocess
 import sys
 import time
@@ -194,6 +197,61 @@ class Board(BoardCase):
         WebDriverWait(b, 10).until(lambda _: self.shown_position() != before)
         self.assertIn(f"pit {best}", b.find_element(By.ID, "computer-note").text)
         self.assertIn("not proven", b.find_element(By.ID, "computer-note").text)
+
+    def cpu_seconds(self):
+        """The server's CPU time so far (user and system), from /proc."""
+        with open(f"/proc/{self.server.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def test_the_engine_lines_and_stop(self):
+        b = self.browser
+        b.get(self.url + "?position=6,6,6,6,6,6/6,6,6,6,6,6")
+        lines = lambda: b.execute_script(
+            "return [...document.querySelectorAll('#engine-lines li')].map(e => e.textContent)")
+        WebDriverWait(b, 10).until(lambda _: len(lines()) == 3)
+        for text in lines():
+            self.assertRegex(text, r"^≈[+-]?\d+ S:[1-6](-[1-6])*( N:[1-6](-[1-6])*)?")
+        depths = []
+        for _ in range(10):  # the depth shown never goes back, though searches start again
+            depths.append(int(b.find_element(By.ID, "engine-depth").text.split()[-1]))
+            time.sleep(0.2)
+        self.assertEqual(depths, sorted(depths))
+        self.assertTrue(b.execute_script("return state.estimate.line.length > 1"))
+        bar = b.find_element(By.ID, "eval-bar")
+        self.assertRegex(bar.text, r"^South ≈[+-]?\d+$")
+        self.assertRegex(bar.get_attribute("aria-valuetext"), r"^about [+-]?\d+ for South$")
+        b.save_screenshot(SCREENSHOT.replace(".png", "-engine.png"))  # docs/board-engine.png
+
+        toggle = b.find_element(By.ID, "engine-toggle")
+        self.assertEqual(toggle.text, "stop")
+        search = b.execute_script("return state.search")
+        toggle.click()
+        stopped = time.monotonic()
+        self.assertEqual(toggle.text, "go on")
+        progress = lambda name: json.loads(urllib.request.urlopen(
+            f"{self.url}api/v1/progress?search={name}", timeout=10).read())
+        WebDriverWait(b, 1).until(lambda _: not progress(search)["running"])
+        time.sleep(max(0, stopped + 1 - time.monotonic()))
+        before = self.cpu_seconds()
+        time.sleep(1)
+        self.assertLess(self.cpu_seconds() - before, 0.2, "the server still works")
+        toggle.click()  # go on: a new search of the same position
+        self.assertEqual(toggle.text, "stop")
+        again = b.execute_script("return state.search")
+        self.assertNotEqual(again, search)
+        WebDriverWait(b, 5).until(lambda _: progress(again)["running"])
+
+        # A line's turn plays the line up to it.
+        start = self.shown_position()
+        turn = b.execute_script(  # read and clicked at once: the lines are redrawn as they deepen
+            "const t = document.querySelector('#engine-lines li .turn'); t.click();"
+            "return t.textContent")
+        pits = [int(p) for p in turn[2:].split("-")]
+        position = start
+        for pit in pits:
+            position = next(m for m in self.moves(position)["moves"] if m["pit"] == pit)["absolute"]
+        WebDriverWait(b, 10).until(lambda _: self.shown_position() == position)
 
 
 if __name__ == "__main__":
