@@ -63,6 +63,7 @@ Analysis to_public(const std::string& command, const Outcome& o) {
   if (o.estimate && !a.exact) {
     a.estimate = o.estimate->value;
     a.estimate_depth = o.estimate->depth;
+    for (const auto& turn : o.estimate->line) a.estimate_line.push_back(format_turn(turn));
   }
   a.source = a.exact ? to_string(o.source) : "bounds";
   a.nodes = o.nodes;

@@ -183,7 +183,8 @@ struct Analysis {
   int lower = 0, upper = 0;            //   lies in [lower, upper] (value = lower); else both are it
   std::string stopped;                 // why not exact: "stop" (the flag) or "deadline" (timeout)
   std::optional<int> estimate;         // not exact, with progress or a timeout: the heuristic's
-  int estimate_depth = 0;              //   estimate of the final margin and its depth
+  int estimate_depth = 0;              //   estimate of the final margin and its depth, and the
+  std::vector<std::string> estimate_line;  // turns it expects from here (not proven)
   std::string result;                  // "win", "draw" or "loss"
   bool finished = false;               // the game is already over
   std::vector<Move> moves;             // every legal move, by pit

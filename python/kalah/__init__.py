@@ -94,7 +94,8 @@ class Estimate(_TypedDict, total=False):
     depth: _Required[int]    # plies looked ahead
     exact: _Required[bool]   # the heuristic search reached every game end: the value
     best: int               # its best pit, 1..m
-    moves: _List[dict]       # a full analysis's: each pit with its estimated value
+    line: _List[str]        # the turns it expects from here, best's first (not proven)
+    moves: _List[dict]       # a full analysis's: each pit with its estimated value and line
 
 
 class Progress(_TypedDict, total=False):
