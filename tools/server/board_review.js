@@ -38,6 +38,7 @@ function showReview() {
   const items = $("history").children;
   const sides = { S: { turns: 0, best: 0, lost: 0, estimated: 0 },
                   N: { turns: 0, best: 0, lost: 0, estimated: 0 } };
+  const marks = {};  // by the ply that ends a marked turn: its mark's name, for the graph
   list.forEach((t, i) => {
     const r = turnLoss(nodes[t.end - t.pits.length + 1], nodes[t.end]);
     const li = items[i];
@@ -46,6 +47,7 @@ function showReview() {
     const s = sides[t.side];
     if (!r.exact) s.estimated++;
     else { s.turns++; s.lost += r.loss; if (!r.loss) s.best++; }
+    if (r.mark && r.exact) marks[t.end] = r.mark[2];
     if (li && r.mark && r.exact) {  // shown by board.css after the turn; its name for the rest
       li.dataset.mark = r.mark[1];
       li.classList.add(r.mark[2]);
@@ -59,13 +61,13 @@ function showReview() {
     `${s.lost === 1 ? "" : "s"} given away` + (s.estimated ? ` (${s.estimated} not proven)` : "");
   $("accuracy").textContent = [accuracy("South", sides.S), accuracy("North", sides.N)]
     .filter(Boolean).join(" · ");
-  drawGraph(nodes);
+  drawGraph(nodes, marks);
   evaluateLine();
 }
 
-// The value for South of every ply of the line shown: exact points filled, estimates hollow;
-// a click goes to that ply.
-function drawGraph(nodes) {
+// The value for South of every ply of the line shown: exact points filled, estimates hollow,
+// the end of a marked turn larger and in its mark's colour; a click goes to that ply.
+function drawGraph(nodes, marks) {
   const known = nodes.map(southValue);
   const w = Math.max(240, 12 * nodes.length), h = 90, mid = h / 2;
   const top = Math.max(4, ...known.filter(Boolean).map((v) => Math.abs(v.value)));
@@ -78,9 +80,10 @@ function drawGraph(nodes) {
   const points = known.map((v, i) => (v ? `${x(i)},${y(v.value)}` : null)).filter(Boolean);
   if (points.length > 1) svg += `<polyline points="${points.join(" ")}"/>`;
   known.forEach((v, i) => {
-    if (v) svg += `<circle cx="${x(i)}" cy="${y(v.value)}" r="3" data-ply="${i}" ` +
-      `data-value="${v.value}" class="${v.exact ? "exact" : "estimate"}"><title>ply ${i}: ` +
-      `${signed(v.value)} for South${v.exact ? "" : " (estimate)"}</title></circle>`;
+    if (v) svg += `<circle cx="${x(i)}" cy="${y(v.value)}" r="${marks[i] ? 4.5 : 3}" ` +
+      `data-ply="${i}" data-value="${v.value}" class="${v.exact ? "exact" : "estimate"}` +
+      `${marks[i] ? " " + marks[i] : ""}"><title>ply ${i}: ${signed(v.value)} for South` +
+      `${v.exact ? "" : " (estimate)"}${marks[i] ? ", " + marks[i] : ""}</title></circle>`;
   });
   $("graph").innerHTML = svg + "</svg>";
   $("graph").onclick = (e) => {

@@ -188,6 +188,12 @@ class Review(BoardCase):
             .map(li => li.dataset.mark || '')""")
         self.assertEqual(shown, expected)
         self.assertTrue(any(expected))
+        names = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
+        dots = self.script("""return [...document.querySelectorAll('#graph circle')]
+            .map(c => ['inaccuracy', 'mistake', 'blunder'].find(k => c.classList.contains(k)) || '')""")
+        ends = [sum(len(p) for _, p in record[:i + 1]) for i in range(len(record))]
+        self.assertEqual([dots[e] for e in ends], [names.get(m, "") for m in expected])
+        self.assertEqual(sum(map(bool, dots)), sum(map(bool, expected)))
         self.assertRegex(self.browser.find_element(By.ID, "accuracy").text,
                          r"South: (\d+) of \1 turns gave nothing away \(100%\), 0 seeds")
         self.browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
