@@ -3,7 +3,7 @@
 // A block holds up to 65,536 encoded values (db/value_code.h) in rank order. Each value is coded
 // by its rank among the values that followed the previous board's value in this block, most
 // frequent first ("context" = the previous value; a mini-block's first board has a context of
-// its own), and the rank by a Rice code. That is the previous-value model of docs/design.md §6.3:
+// its own), and the rank by a Rice code. That is the previous-value model of docs/design.md §6.1:
 // 2.6-3.5 bits a board on m = 6 (layers 14-22) with the offsets, where zstd over the same bytes
 // took 2.3-2.9 but had to be decoded whole, into a copy of 8 bits a board, before a search could
 // probe it. Every 32 boards start a mini-block at a recorded bit offset, so a probe decodes at
