@@ -270,7 +270,7 @@ class Deepening {
         }
         v = within_proven(kids[i].pit, v);
         all_solved = all_solved && s;
-        e.moves.push_back({kids[i].pit, v, s && options_.every_move});
+        e.moves.push_back({kids[i].pit, v, s && options_.every_move, {}});
         // Equal values tie to the lower pit only when both are values, not bounds.
         if (v > best || (options_.every_move && v == best && kids[i].pit < e.pit)) {
           best = v;

@@ -69,7 +69,9 @@ TEST(Heuristic, EachMovesLineIsPlayedOutToItsValue) {
       }
       ASSERT_GE(h.pit, 0);
       for (const MoveEstimate& m : h.moves)
-        if (m.pit == h.pit) EXPECT_EQ(h.line, m.line);
+        if (m.pit == h.pit) {
+          EXPECT_EQ(h.line, m.line);
+        }
     }
   }
 }
