@@ -53,7 +53,7 @@ Analysis to_public(const std::string& command, const Outcome& o) {
   if (o.analysis && a.exact) {
     for (const MoveShown& mv : moves_shown(o.rules, o.position, *o.analysis))
       a.moves.push_back({mv.pit, mv.value, mv.result, mv.turn, mv.position, mv.absolute});
-    for (const auto& turn : o.analysis->best_line) a.best_line.push_back(format_turn(turn));
+    a.best_line = format_turns(o.analysis->best_line);
   }
   if (o.pie && a.exact) {
     for (const PieOpening& opening : o.pie->openings)
@@ -63,7 +63,7 @@ Analysis to_public(const std::string& command, const Outcome& o) {
   if (o.estimate && !a.exact) {
     a.estimate = o.estimate->value;
     a.estimate_depth = o.estimate->depth;
-    for (const auto& turn : o.estimate->line) a.estimate_line.push_back(format_turn(turn));
+    a.estimate_line = format_turns(o.estimate->line);
   }
   a.source = a.exact ? to_string(o.source) : "bounds";
   a.nodes = o.nodes;

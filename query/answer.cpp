@@ -87,22 +87,14 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
   return out.add("finished", false).add("moves", moves);
 }
 
-namespace {
-std::vector<std::string> turns_text(const Line& line) {
-  std::vector<std::string> out;
-  for (const auto& turn : line) out.push_back(format_turn(turn));
-  return out;
-}
-}  // namespace
-
 JsonObject estimate_json(const Estimate& e) {
   JsonObject out = JsonObject().add("value", e.value).add("depth", e.depth).add("exact", e.exact);
-  if (e.pit >= 0) out.add("best", e.pit + 1).add("line", turns_text(e.line));
+  if (e.pit >= 0) out.add("best", e.pit + 1).add("line", format_turns(e.line));
   if (e.moves.empty()) return out;
   std::vector<JsonObject> moves;
   for (const MoveEstimate& m : e.moves)
     moves.push_back(
-        JsonObject().add("pit", m.pit + 1).add("value", m.value).add("line", turns_text(m.line)));
+        JsonObject().add("pit", m.pit + 1).add("value", m.value).add("line", format_turns(m.line)));
   return out.add("moves", moves);
 }
 

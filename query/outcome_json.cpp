@@ -39,15 +39,13 @@ JsonObject analysis_json(const std::string& command, const Outcome& o) {
                         .add("turn", mv.turn)
                         .add("position", mv.position)
                         .add("absolute", mv.absolute));
-  std::vector<std::string> line;
-  for (const auto& turn : a.best_line) line.push_back(format_turn(turn));
   JsonObject out = position_json(command, o.rules, o.position)
                        .add("value", a.value)
                        .add("result", result_word(a.value))
                        .add("board_value", a.board_value)
                        .add("finished", a.finished)
                        .add("moves", moves)
-                       .add("best_line", line)
+                       .add("best_line", format_turns(a.best_line))
                        .add("source", to_string(o.source))
                        .add("nodes", o.nodes)
                        .add("probes", o.probes)

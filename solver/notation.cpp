@@ -221,6 +221,12 @@ std::string format_turn(const std::vector<int>& pits) {
   return s;
 }
 
+std::vector<std::string> format_turns(const std::vector<std::vector<int>>& turns) {
+  std::vector<std::string> out;
+  for (const auto& turn : turns) out.push_back(format_turn(turn));
+  return out;
+}
+
 std::string draw(const Position& p, int m) {
   return draw(p, m, p.mover, side_name(other(p.mover)),
               std::string(side_name(p.mover)) + " to move");

@@ -43,6 +43,8 @@ std::string format_absolute(const Position& p, int m);  // "4,4,4,0,4,4,4,0,S"
 // An error names `context`, by default "move '<text>'".
 std::vector<int> parse_turn(const std::string& text, int m, const std::string& context = "");
 std::string format_turn(const std::vector<int>& pits);
+// Each turn of a line (a best line, an estimate's) as format_turn writes it.
+std::vector<std::string> format_turns(const std::vector<std::vector<int>>& turns);
 
 // A small board drawing (several lines, newline-terminated): the opponent's row on top with their
 // store on the left, the mover's row below with their store on the right, pits numbered.

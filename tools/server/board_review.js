@@ -48,7 +48,7 @@ function showReview() {
     if (!r.exact) s.estimated++;
     else { s.turns++; s.lost += r.loss; if (!r.loss) s.best++; }
     if (r.mark && r.exact) marks[t.end] = r.mark[2];
-    if (li && r.mark && r.exact) {  // shown by board.css after the turn; its name for the rest
+    if (li && marks[t.end]) {  // shown by board.css after the turn; its name for the rest
       li.dataset.mark = r.mark[1];
       li.classList.add(r.mark[2]);
       li.title = `${li.textContent} ${r.mark[1]}, ${r.mark[2]}: gave away ` +
