@@ -116,12 +116,17 @@ template <class B>
 class Deepening {
  public:
   Deepening(const Rules& rules, const HeuristicOptions& options)
-      : rules_(rules), options_(options), table_(options.table_bytes) {}
+      : rules_(rules),
+        options_(options),
+        table_(options.table_bytes),
+        pv_(static_cast<size_t>(options.max_depth + 2)),
+        root_pvs_(static_cast<size_t>(rules.pits)) {}
 
   Estimate run(const B& b, const EstimateProgress& progress) {
     Estimate out;
     try {
       for (int depth = 1; depth <= options_.max_depth; ++depth) {
+        root_depth_ = depth;
         Estimate e = iterate(b, depth, out);
         add_lines(b, e);
         out = std::move(e);
@@ -159,10 +164,15 @@ class Deepening {
   }
 
   // Fail-soft negamax with null windows after the first move; `solved`: the value is a proven
-  // bound (exact inside the window).
+  // bound (exact inside the window). A node searched with an open window (a PV node) takes no
+  // cut from the table but a solved entry's, so that its line is the one its value was searched
+  // along: a cut from a deeper entry would graft another line's value onto a shorter one.
   int search(const B& b, int depth, int alpha, int beta, bool& solved) {
     ++nodes_;
     if (stopping_ && options_.stop && options_.stop->raised()) throw SearchInterrupted(options_.stop->reason());
+    const int ply = root_depth_ - depth;
+    pv_[ply].clear();
+    const bool pv_node = beta - alpha > 1;
     const auto [mover, opponent] = rows(rules_, b);
     solved = true;
     if (is_terminal(rules_, mover, opponent)) return terminal_value(rules_, mover, opponent);
@@ -173,7 +183,7 @@ class Deepening {
     int first = -1;
     if (const Entry* e = table_.find(key)) {
       first = e->best;
-      if (e->depth >= depth) {
+      if (e->depth >= depth && (!pv_node || e->depth == kSolved)) {
         solved = e->depth == kSolved;
         if (e->bound == kExact) return e->value;
         if (e->bound == kLower) alpha = std::max(alpha, static_cast<int>(e->value));
@@ -197,12 +207,15 @@ class Deepening {
         v = child_value(kids[i], depth - 1, alpha, beta, s);
       } else {
         v = child_value(kids[i], depth - 1, alpha, alpha + 1, s);
-        if (v > alpha && v < beta) v = child_value(kids[i], depth - 1, v, beta, s);
+        // The null window proved at least v: a window open at v - 1 holds a value of exactly v
+        // and so searches its line (one open at v would fail low there, with no line).
+        if (v > alpha && v < beta) v = child_value(kids[i], depth - 1, v - 1, beta, s);
       }
       all_solved = all_solved && s;
       if (v > best) {
         best = v;
         best_pit = kids[i].pit;
+        if (v > alpha && v < beta) follow(pv_[ply], kids[i].pit, ply + 1);
         alpha = std::max(alpha, v);
         if (v >= beta) break;
       }
@@ -213,29 +226,41 @@ class Deepening {
     return best;
   }
 
-  // The line the table expects after `pit`: its best moves, while it has them, up to the
-  // iteration's depth, a finished game or the database (which has no moves to give).
-  Line line_after(const B& b, int pit, int plies) const {
-    Line line{{pit}};
-    auto r = play(rules_, b, pit);
+  // A principal variation: `pit`, then the one the child at `ply` was valued along.
+  void follow(std::vector<int8_t>& pv, int pit, int ply) const {
+    pv.assign(1, static_cast<int8_t>(pit));
+    pv.insert(pv.end(), pv_[ply].begin(), pv_[ply].end());
+  }
+
+  // A move's line: the principal variation its value was searched along, then, where that
+  // stopped at a solved entry, the table's best moves while it has them, up to the iteration's
+  // depth, a finished game or the database (which has no moves to give).
+  Line line_of(const B& b, const std::vector<int8_t>& pv, int plies) const {
+    Line line{{pv[0]}};
+    auto r = play(rules_, b, pv[0]);
     for (int ply = 1; ply < plies; ++ply) {
       const auto [mover, opponent] = rows(rules_, r.board);
       if (is_terminal(rules_, mover, opponent)) break;
       if constexpr (std::is_same_v<B, Board>)
         if (options_.leaves && mover + opponent <= options_.leaves->max_seeds()) break;
-      const Entry* e = table_.find(key_of(r.board));
-      if (!e || e->best < 0 || r.board.pits[e->best] == 0) break;
+      int pit = -1;
+      if (static_cast<size_t>(ply) < pv.size()) {
+        pit = pv[ply];
+      } else if (const Entry* e = table_.find(key_of(r.board))) {
+        pit = e->best;
+      }
+      if (pit < 0 || r.board.pits[pit] == 0) break;
       if (r.extra_turn)
-        line.back().push_back(e->best);
+        line.back().push_back(pit);
       else
-        line.push_back({e->best});
-      r = play(rules_, r.board, e->best);
+        line.push_back({pit});
+      r = play(rules_, r.board, pit);
     }
     return line;
   }
   void add_lines(const B& b, Estimate& e) const {
-    for (MoveEstimate& m : e.moves) m.line = line_after(b, m.pit, e.depth);
-    if (e.pit >= 0) e.line = line_after(b, e.pit, e.depth);
+    for (MoveEstimate& m : e.moves) m.line = line_of(b, root_pvs_[m.pit], e.depth);
+    if (e.pit >= 0) e.line = line_of(b, root_pvs_[e.pit], e.depth);
   }
 
   // A move's value kept within what is proven of it.
@@ -266,8 +291,13 @@ class Deepening {
           v = child_value(kids[i], depth - 1, options_.every_move ? -kInfinity : a, beta, s);
         } else {
           v = child_value(kids[i], depth - 1, a, a + 1, s);
-          if (v > a && v < beta) v = child_value(kids[i], depth - 1, v, beta, s);
+          if (v > a && v < beta) v = child_value(kids[i], depth - 1, v - 1, beta, s);
         }
+        // A value inside its window was searched along a line; a bound has the table's.
+        if (options_.every_move || (v > a && v < beta))
+          follow(root_pvs_[kids[i].pit], kids[i].pit, 1);
+        else
+          root_pvs_[kids[i].pit].assign(1, static_cast<int8_t>(kids[i].pit));
         v = within_proven(kids[i].pit, v);
         all_solved = all_solved && s;
         e.moves.push_back({kids[i].pit, v, s && options_.every_move, {}});
@@ -293,6 +323,10 @@ class Deepening {
   const Rules& rules_;
   const HeuristicOptions& options_;
   Table table_;
+  // pv_[ply]: the principal variation below the node being searched at that ply (a triangular
+  // table); root_pvs_[pit]: the root move's, from its last search.
+  std::vector<std::vector<int8_t>> pv_, root_pvs_;
+  int root_depth_ = 0;
   uint64_t nodes_ = 0;
   bool stopping_ = false;  // checks the stop flag
 };

@@ -41,6 +41,37 @@ TEST(Heuristic, UnboundedItIsExactAndItsMoveIsBest) {
   }
 }
 
+std::string text(const Line& line) {
+  std::string out;
+  for (const std::string& turn : format_turns(line)) out += turn + " ";
+  return out;
+}
+
+// A line played from b: what it gains for b's mover, the board it reaches, the plies
+// played and the sign of that board's mover for b's.
+struct PlayedLine {
+  Board at;
+  int gained = 0, sign = 1, plies = 0;
+};
+PlayedLine play_line(const Rules& rules, const Board& b, const Line& line) {
+  PlayedLine out{b};
+  for (const std::vector<int>& turn : line)
+    for (size_t i = 0; i < turn.size(); ++i) {
+      EXPECT_GT(out.at.pits[turn[i]], 0) << format_turn(turn);
+      const MoveResult r = play(rules, out.at, turn[i]);
+      out.gained += out.sign * r.gain;
+      // An extra turn may end the game, or the line where its search's depth ran out.
+      const bool last = i + 1 == turn.size();
+      EXPECT_TRUE(last ? !r.extra_turn || is_terminal(rules, r.board) || &turn == &line.back()
+                       : r.extra_turn)
+          << format_turn(turn);
+      if (!r.extra_turn) out.sign = -out.sign;
+      out.at = r.board;
+      ++out.plies;
+    }
+  return out;
+}
+
 // A solved search's lines are its principal variations: each move's line, played to the end,
 // gains exactly the move's value, and the best line is the best move's.
 TEST(Heuristic, EachMovesLineIsPlayedOutToItsValue) {
@@ -51,27 +82,34 @@ TEST(Heuristic, EachMovesLineIsPlayedOutToItsValue) {
       for (const MoveEstimate& m : h.moves) {
         ASSERT_FALSE(m.line.empty());
         EXPECT_EQ(m.line[0][0], m.pit);
-        Board at = b;
-        int gained = 0, sign = 1;  // for the root's mover
-        for (const std::vector<int>& turn : m.line)
-          for (size_t i = 0; i < turn.size(); ++i) {
-            ASSERT_GT(at.pits[turn[i]], 0) << format_turn(turn);
-            const MoveResult r = play(rules, at, turn[i]);
-            gained += sign * r.gain;
-            const bool last = i + 1 == turn.size();  // an extra turn may end the game
-            EXPECT_TRUE(last ? !r.extra_turn || is_terminal(rules, r.board) : r.extra_turn)
-                << format_turn(turn);
-            if (!r.extra_turn) sign = -sign;
-            at = r.board;
-          }
-        EXPECT_TRUE(is_terminal(rules, at)) << describe(rules);
-        EXPECT_EQ(gained + sign * terminal_value(rules, at), m.value) << describe(rules);
+        const PlayedLine p = play_line(rules, b, m.line);
+        EXPECT_TRUE(is_terminal(rules, p.at)) << describe(rules);
+        EXPECT_EQ(p.gained + p.sign * terminal_value(rules, p.at), m.value) << describe(rules);
       }
       ASSERT_GE(h.pit, 0);
       for (const MoveEstimate& m : h.moves)
         if (m.pit == h.pit) {
           EXPECT_EQ(h.line, m.line);
         }
+    }
+  }
+}
+
+// Unsolved, each move's line is as deep as the iteration and gains exactly the move's estimate
+// (the rest of the board counts 0), even with a table too small to keep a line: the lines are
+// the ones the values were searched along, not read back from the table.
+TEST(Heuristic, AnUnsolvedLineIsAsDeepAsItsSearch) {
+  const Rules rules{6};
+  const Board b = start_position(6, 4).board;
+  for (const size_t table_bytes : {size_t{1} << 10, size_t{16} << 20}) {
+    const Estimate h =
+        heuristic_search(rules, b, {.max_depth = 9, .table_bytes = table_bytes, .every_move = true});
+    ASSERT_EQ(h.depth, 9);
+    ASSERT_FALSE(h.exact);
+    for (const MoveEstimate& m : h.moves) {
+      const PlayedLine p = play_line(rules, b, m.line);
+      EXPECT_EQ(p.plies, 9) << text(m.line);
+      EXPECT_EQ(p.gained, m.value) << text(m.line);
     }
   }
 }
