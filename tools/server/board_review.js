@@ -11,6 +11,15 @@ function noteValue(position, value, exact) {
   values.set(valueKey(position), { value, exact });
   showReview();
 }
+// An exact answer's value, and its moves' if it has them (an analysis, or a value answered from
+// the book): each is its child's, for the child's mover, so the review marks a turn from its
+// parent's table at once, without the child's own search.
+function noteAnswer(position, answer) {
+  const south = parse(position).south;
+  for (const mv of answer.moves || [])
+    noteValue(mv.absolute, parse(mv.absolute).south === south ? mv.value : -mv.value, true);
+  noteValue(position, answer.value, true);
+}
 // A node's value for South, or undefined.
 function southValue(n) {
   const v = values.get(valueKey(n.position));
@@ -108,7 +117,7 @@ async function evaluateLine() {
         value_only: 1, budget_ms: 300 }))).json();
       if (query({ position, ...rules }) !== valueKey(position)) continue;  // rules changed
       if (a.error) values.set(valueKey(position), undefined);
-      else if (!a.interrupted) values.set(valueKey(position), { value: a.value, exact: true });
+      else if (!a.interrupted) noteAnswer(position, a);
       else if (a.estimate) values.set(valueKey(position), { value: a.estimate.value, exact: false });
       else values.set(valueKey(position), undefined);
       showHistory();

@@ -33,14 +33,7 @@ async function analyse(budget, valueOnly) {
       return;
     }
     state.answer = answer;
-    if (!answer.interrupted && !answer.error) {
-      noteValue(position, answer.value, true);
-      // Every move's exact value is its child's, for the child's mover: the review marks a turn
-      // from its parent's table at once, without waiting for the child's own search.
-      const south = parse(position).south;
-      for (const mv of answer.moves || [])
-        noteValue(mv.absolute, parse(mv.absolute).south === south ? mv.value : -mv.value, true);
-    }
+    if (!answer.interrupted && !answer.error) noteAnswer(position, answer);
     drawBoard();
     showAnswer();
     // Bounds only: search again with a larger budget, showing the bounds meanwhile.

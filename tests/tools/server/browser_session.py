@@ -1,8 +1,10 @@
-"""The shared fixture of the browser tests (browser_test.py, board_review_test.py): a 14-seed
-database of standard Kalah(6,4), `kalah serve` over it and headless Chromium from Debian
+"""The shared fixture of the browser tests (browser_test.py, board_review_test.py,
+board_book_test.py): a database of standard Kalah (14 seeds unless a test asks for more, and
+a book if it asks for one), `kalah serve` over it and headless Chromium from Debian
 (chromium, chromium-driver) driven by python3-selenium; helpers that read what the board shows.
 """
 import json
+import os
 import subprocess
 import tempfile
 import unittest
@@ -21,13 +23,21 @@ START = "3,0,2,1,0,2/1,2,0,1,2,0/16,18"  # a Kalah(6,4) endgame: 14 seeds on the
 
 class BoardCase(unittest.TestCase):
     exe = None  # the kalah executable, set by the test script
+    max_seeds = 14  # the database's
+    book = None  # `kalah book build` arguments, e.g. a Kalah(6,4) book of the start
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        subprocess.run([cls.exe, "build", "--db", cls.tmp.name, "--max-seeds", "14"], check=True,
-                       capture_output=True)
+        subprocess.run([cls.exe, "build", "--db", cls.tmp.name, "--max-seeds", str(cls.max_seeds)],
+                       check=True, capture_output=True)
+        env = None  # ctest's: KALAH_STORE=off, no answer store
+        if cls.book:  # kept in the answer store, which the server must then read
+            env = {k: v for k, v in os.environ.items() if k != "KALAH_STORE"}
+            subprocess.run([cls.exe, "book", "build", "--db", cls.tmp.name, *cls.book], check=True,
+                           capture_output=True, env=env)
         cls.server = subprocess.Popen([cls.exe, "serve", "--db", cls.tmp.name, "--port", "0",
-                                       "--json"], stdout=subprocess.PIPE, text=True)
+                                       "--json"], stdout=subprocess.PIPE, text=True, env=env)
         cls.url = json.loads(cls.server.stdout.readline())["url"]
         options = Options()
         for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",

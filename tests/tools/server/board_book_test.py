@@ -1,0 +1,50 @@
+"""The analysis board over a database with the book of Kalah(6,4)'s start (ctest:
+board_book_test), in headless Chromium: the start's exact values show at once, from the book;
+a game that opens with a blunder (S:1, then N:3) is marked as one within 3 s, from the start's
+own table of move values, before the position after it has a value of its own.
+
+usage: python3 board_book_test.py KALAH_EXECUTABLE
+"""
+import sys
+import time
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_session import BoardCase
+
+BoardCase.exe = sys.argv.pop(1)
+KALAH_6_4 = "4,4,4,4,4,4,0,4,4,4,4,4,4,0,S"
+
+
+class Book(BoardCase):
+    # The database a search of the start needs to finish in seconds, and its book: the start.
+    max_seeds = 22
+    book = ["--seeds", "4", "--plies", "0"]
+
+    def test_the_start_is_answered_from_the_book(self):
+        answer = self.api(KALAH_6_4)
+        self.assertEqual(answer["source"], "store")
+        start = time.monotonic()
+        self.browser.get(self.url)
+        self.expect(answer)
+        self.assertLess(time.monotonic() - start, 5)
+
+    def test_a_blunder_is_marked_from_its_parents_table(self):
+        moves = {m["pit"]: m["value"] for m in self.api(KALAH_6_4)["moves"]}
+        loss = max(moves.values()) - moves[1]
+        self.assertGreaterEqual(loss, 6)  # S:1 gives a blunder's worth away
+        self.browser.get(self.url + "?moves=S:1+N:3")
+        first = lambda: self.script(
+            "const li = document.querySelector('#history li'); return li && [li.dataset.mark, li.className, li.title]")
+        WebDriverWait(self.browser, 3).until(lambda _: (first() or [None])[0] == "??")
+        mark, classes, title = first()
+        self.assertIn("blunder", classes)
+        self.assertIn(f"gave away {loss} seeds", title)
+        self.assertIn("South: 0 of 1 turns gave nothing away",
+                      self.browser.find_element(By.ID, "accuracy").text)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
