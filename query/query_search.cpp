@@ -4,8 +4,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stop_token>
+#include <thread>
 #include <unordered_map>
 
 #include "query/estimating.h"
@@ -54,6 +60,11 @@ class Reports {
     estimate_ = e;
     send();
   }
+  // The latest report again, with the nodes searched since (a heartbeat).
+  void beat() {
+    std::lock_guard lock(mutex_);
+    send();
+  }
   std::atomic<uint64_t> live_nodes{0};  // the search's solvers add to it (SearchSetup)
 
  private:
@@ -71,6 +82,24 @@ class Reports {
   std::mutex mutex_;
   SearchProgress proven_;
   std::optional<Estimate> estimate_;
+};
+
+// Calls beat() every half second for its lifetime: a search may prove nothing and its estimate
+// finish no iteration for minutes, and progress should still show the nodes it searches.
+class Heartbeat {
+ public:
+  explicit Heartbeat(std::function<void()> beat)
+      : thread_([beat = std::move(beat)](std::stop_token stop) {
+          std::mutex mutex;
+          std::condition_variable_any wake;
+          std::unique_lock lock(mutex);
+          while (!wake.wait_for(lock, stop, std::chrono::milliseconds(500),
+                                [&stop] { return stop.stop_requested(); }))
+            beat();
+        }) {}
+
+ private:
+  std::jthread thread_;  // stopped and joined first thing on destruction
 };
 
 // The estimate's first slice: 150 ms, or a quarter of the time left.
@@ -97,6 +126,8 @@ void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   }
   if (q.progress) setup.progress = [&](const SearchProgress& now) { reports.proven(now); };
   setup.live_nodes = &reports.live_nodes;
+  std::optional<Heartbeat> heartbeat;  // over processes stats_ is filled by the search's thread
+  if (q.progress && !q.transport) heartbeat.emplace([&] { reports.beat(); });
   SearchResult r;
   if (q.transport) {
     r = full ? analyse_frontier(setup, q.position, *q.transport, q.frontier, &stats)
@@ -105,6 +136,7 @@ void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   } else {
     r = full ? analyse_parallel(setup, q.position) : value_parallel(setup, q.position);
   }
+  heartbeat.reset();
   o.margin = r.margin;
   o.stopped = r.stopped;
   add_counts(r, o);

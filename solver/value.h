@@ -15,6 +15,7 @@ struct Bounds {
   int lower = 0, upper = 0;
 
   bool exact() const { return lower == upper; }
+  bool operator==(const Bounds&) const = default;
 };
 
 // What any position's final margin is known to lie in before a search: its stores' difference

@@ -90,7 +90,10 @@ void print_stopped(std::ostream& out, const Outcome& o) {
         << "; the rest of the analysis was not finished\n";
   else
     out << " lies in [" << signed_number(o.margin.lower) << ", "
-        << signed_number(o.margin.upper) << "]\n";
+        << signed_number(o.margin.upper) << "]"
+        << (o.margin == margin_bounds(o.position) ? ", all its seeds allow: nothing proven yet"
+                                                  : "")
+        << "\n";
   if (o.estimate && !o.margin.exact()) {
     out << "estimate: " << signed_number(o.estimate->value) << " (a heuristic search "
         << o.estimate->depth << " plies deep" << (o.estimate->pit >= 0 ? ", best pit " : "")
