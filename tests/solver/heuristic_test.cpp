@@ -102,8 +102,8 @@ TEST(Heuristic, AnUnsolvedLineIsAsDeepAsItsSearch) {
   const Rules rules{6};
   const Board b = start_position(6, 4).board;
   for (const size_t table_bytes : {size_t{1} << 10, size_t{16} << 20}) {
-    const Estimate h =
-        heuristic_search(rules, b, {.max_depth = 9, .table_bytes = table_bytes, .every_move = true});
+    const Estimate h = heuristic_search(
+        rules, b, {.max_depth = 9, .table_bytes = table_bytes, .every_move = true});
     ASSERT_EQ(h.depth, 9);
     ASSERT_FALSE(h.exact);
     for (const MoveEstimate& m : h.moves) {
