@@ -1,7 +1,8 @@
 """The analysis board over a database with the book of Kalah(6,4)'s start (ctest:
 board_book_test), in headless Chromium: the start's exact values show at once, from the book;
 a game that opens with a blunder (S:1, then N:3) is marked as one within 3 s, from the start's
-own table of move values, before the position after it has a value of its own.
+own table of move values, before the position after it has a value of its own; bounds that
+meet are shown as the value, the position's and a move's.
 
 usage: python3 board_book_test.py KALAH_EXECUTABLE
 """
@@ -44,6 +45,28 @@ class Book(BoardCase):
         self.assertIn(f"gave away {loss} seeds", title)
         self.assertIn("South: 0 of 1 turns gave nothing away",
                       self.browser.find_element(By.ID, "accuracy").text)
+
+    def test_bounds_that_meet_are_a_value(self):
+        # Beyond the database (Kalah(6,6)) while its search runs, the bounds it has proven, set
+        # in the page and drawn in the same script (the next progress would redraw them): the
+        # position's, and pit 1's, meet; the other moves' do not.
+        self.browser.get(self.url + "?pits=6&seeds=6")
+        WebDriverWait(self.browser, 10).until(
+            lambda b: "estimate" in b.find_element(By.ID, "status").text)
+        status, moves = self.script("""
+            state.value = null;
+            state.proven = {lower: 3, upper: 3};
+            state.bounds = state.moves.moves.map(m => m.pit === 1 ? {pit: 1, lower: -4, upper: -4}
+                                                                  : {pit: m.pit, lower: -2, upper: 9});
+            showAnswer();
+            return [document.getElementById('status').textContent,
+                    [...document.querySelectorAll('#moves li')].map(li => li.textContent.trim())];""")
+        self.assertIn("value +3 (win)", status)
+        self.assertNotIn("value in", status)
+        self.assertNotIn("estimate", status)
+        self.assertIn("pit 1 -4", moves)
+        self.assertTrue(all("≈" in m and "in -2…+9" in m for m in moves if m != "pit 1 -4"),
+                        moves)
 
 
 if __name__ == "__main__":
