@@ -160,15 +160,15 @@ class Deepening {
   }
 
   // A principal variation: `pit`, then the one the child at `ply` was valued along.
-  void follow(std::vector<int8_t>& pv, int pit, int ply) const {
-    pv.assign(1, static_cast<int8_t>(pit));
+  void follow(std::vector<int>& pv, int pit, int ply) const {
+    pv.assign(1, pit);
     pv.insert(pv.end(), pv_[ply].begin(), pv_[ply].end());
   }
 
   // A move's line: the principal variation its value was searched along, then, where that
   // stopped at a solved entry, the table's best moves while it has them, up to the iteration's
   // depth, a finished game or the database (which has no moves to give).
-  Line line_of(const B& b, const std::vector<int8_t>& pv, int plies) const {
+  Line line_of(const B& b, const std::vector<int>& pv, int plies) const {
     Line line{{pv[0]}};
     auto r = play(rules_, b, pv[0]);
     for (int ply = 1; ply < plies; ++ply) {
@@ -230,7 +230,7 @@ class Deepening {
         if (options_.every_move || (v > a && v < beta))
           follow(root_pvs_[kids[i].pit], kids[i].pit, 1);
         else
-          root_pvs_[kids[i].pit].assign(1, static_cast<int8_t>(kids[i].pit));
+          root_pvs_[kids[i].pit].assign(1, kids[i].pit);
         v = within_proven(kids[i].pit, v);
         all_solved = all_solved && s;
         e.moves.push_back({kids[i].pit, v, s && options_.every_move, {}});
@@ -258,7 +258,7 @@ class Deepening {
   Table table_;
   // pv_[ply]: the principal variation below the node being searched at that ply (a triangular
   // table); root_pvs_[pit]: the root move's, from its last search.
-  std::vector<std::vector<int8_t>> pv_, root_pvs_;
+  std::vector<std::vector<int>> pv_, root_pvs_;  // int: AnyBoard rows pass 127 pits
   int root_depth_ = 0;
   uint64_t nodes_ = 0;
   bool stopping_ = false;  // checks the stop flag

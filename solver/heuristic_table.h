@@ -45,7 +45,7 @@ struct Entry {  // all-zero bytes: an empty one
   int16_t value = 0;
   uint8_t depth = 0;  // plies searched below it, or kSolved
   uint8_t bound = kEmpty;
-  int8_t best = -1;  // the best move found, 0-based
+  int16_t best = -1;  // the best move found, 0-based (AnyBoard rows pass 127 pits)
 };
 
 // Two entries a bucket: a new one replaces the same board's, else the shallower of the two.
@@ -67,7 +67,7 @@ class Table {
                   : e[1].key == k              ? &e[1]
                   : e[0].depth <= e[1].depth ? &e[0]
                                                : &e[1];
-    *slot = {k, static_cast<int16_t>(value), depth, bound, static_cast<int8_t>(best)};
+    *slot = {k, static_cast<int16_t>(value), depth, bound, static_cast<int16_t>(best)};
   }
 
  private:

@@ -162,12 +162,14 @@ class Board(BoardCase):
                 lambda _: b.find_elements(By.CSS_SELECTOR, "#moves li .muted"))
             print(f"first bounds {time.monotonic() - shown:.1f} s after the position was shown",
                   file=sys.stderr)
-            search = b.execute_script("return state.search")
-            progress = lambda: json.loads(urllib.request.urlopen(
-                f"{url}api/v1/progress?search={search}", timeout=10).read())
-            self.assertTrue(progress()["running"])
+            running = lambda search: search and json.loads(urllib.request.urlopen(
+                f"{url}api/v1/progress?search={search}", timeout=10).read()).get("running")
+            # The page's search: the value's, or the full analysis's that follows it (the name
+            # changes in between, before the server has the new one).
+            search = WebDriverWait(b, 10).until(
+                lambda _: (lambda s: s if running(s) else None)(b.execute_script("return state.search")))
             self.click(".pit.playable")
-            WebDriverWait(b, 10).until(lambda _: not progress()["running"])
+            WebDriverWait(b, 10).until(lambda _: not running(search))
         finally:
             server.terminate()
             server.wait(timeout=30)
