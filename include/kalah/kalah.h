@@ -89,9 +89,9 @@ struct Options {
   double timeout = 0;  // seconds, 0 or infinity = none: when they run out the search stops and
                        // the Analysis holds the bounds proven (exact = false)
   // Called as a search proves bounds and as its estimate improves, and every 0.5 s while it
-  // runs (the nodes so far), from kalah's threads, one call at a time; it should return quickly. A search with progress or a timeout also runs the
-  // heuristic search beside it (an estimate within 150 ms), whose last estimate a stopped
-  // Analysis holds.
+  // runs (the nodes so far), from kalah's threads, one call at a time; it should return
+  // quickly. A search with progress or a timeout also runs the heuristic search beside it (an
+  // estimate within 150 ms), whose last estimate a stopped Analysis holds.
   std::function<void(const Progress&)> progress = {};
 };
 
