@@ -39,7 +39,8 @@ class CMakeBuild(build_ext):
                         f"-DPython3_EXECUTABLE={sys.executable}"], check=True)
         subprocess.run(["cmake", "--build", build, "--target", "kalah_python",
                         "-j", str(os.cpu_count() or 1)], check=True)
-        built = os.path.join(build, "python", "kalah", os.path.basename(self.get_ext_filename(ext.name)))
+        built = os.path.join(build, "python", "kalah",
+                             os.path.basename(self.get_ext_filename(ext.name)))
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(built, target)

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "db/layer_file.h"
+#include "game/rules.h"
 #include "kalah/kalah.h"
-#include "solver/rules.h"
 
 namespace kalah::api {
 
@@ -30,7 +30,7 @@ template <class F>
 auto rethrowing(F&& f) {
   try {
     return f();
-  } catch (const DatabaseError& e) {
+  } catch (const FileError& e) {
     throw std::runtime_error(e.what());
   }
 }

@@ -6,15 +6,15 @@
 #include <stdexcept>
 
 #include "api/facade.h"
+#include "base/deadline.h"
 #include "base/threads.h"
 #include "base/units.h"
 #include "db/database.h"
 #include "db/file_names.h"
-#include "query/answer.h"
-#include "query/deadline.h"
+#include "game/notation.h"
 #include "query/fair_query.h"
+#include "query/json_parts.h"
 #include "query/query.h"
-#include "solver/notation.h"
 
 namespace kalah::api {
 namespace {
@@ -75,9 +75,9 @@ Analysis to_public(const std::string& command, const Outcome& o) {
 
 // The answer to `options` for p: on options.threads threads (an arena of this call's own),
 // stopped by *stop or by the timeout, either way with the bounds proven.
-Analysis answer(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
-                const kalah::Database* db, AnswerStore* store, const std::atomic<bool>* stop,
-                const Options& o) {
+Analysis run_query(const std::string& command, const kalah::Rules& r, const kalah::Position& p,
+                   const kalah::Database* db, AnswerStore* store, const std::atomic<bool>* stop,
+                   const Options& o) {
   const bool timed = is_timed(o.timeout);
   Query q;
   q.rules = r;
@@ -150,7 +150,7 @@ struct Database::Impl {
 
   Analysis analyse(const std::string& command, const kalah::Rules& rules, const kalah::Position& p,
                    const std::atomic<bool>* stop, const Options& options) const {
-    return answer(command, rules, p, db.get(), store.get(), stop, options);
+    return run_query(command, rules, p, db.get(), store.get(), stop, options);
   }
 };
 
@@ -240,7 +240,7 @@ Analysis analyse(const Rules& rules, const std::string& position, const Database
     check_same_rules(db->impl_->db->rules(), r);
     return db->impl_->analyse("solve", r, p, stop, options);
   }
-  return answer("solve", r, p, nullptr, nullptr, stop, options);
+  return run_query("solve", r, p, nullptr, nullptr, stop, options);
 }
 
 Analysis solve(const Rules& rules, int seeds, const Database* db, const std::atomic<bool>* stop,

@@ -1,6 +1,6 @@
 // position.cpp: the public API's Position (include/kalah/kalah.h): playing games through.
 #include "api/facade.h"
-#include "solver/notation.h"
+#include "game/notation.h"
 
 namespace kalah::api {
 

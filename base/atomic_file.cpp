@@ -15,7 +15,7 @@ namespace kalah {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const char* what, int error) {
-  throw DatabaseError(path + ": " + what + " failed: " + std::strerror(error));
+  throw FileError(path + ": " + what + " failed: " + std::strerror(error));
 }
 
 }  // namespace
@@ -43,7 +43,7 @@ AtomicFile::AtomicFile(const std::string& dir, const std::string& name)
   fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
   named_ = fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL);
   if (named_) fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw DatabaseError(tmp_ + ": cannot create: " + std::strerror(errno));
+  if (fd_ < 0) throw FileError(tmp_ + ": cannot create: " + std::strerror(errno));
 }
 
 AtomicFile::~AtomicFile() {

@@ -5,7 +5,7 @@
 // writer that ignored the directory lock could not write into it), renamed to NAME and the
 // directory synced. Where the file system has no O_TMPFILE it is written under NAME.tmp.PID from
 // the start (remove_stale_temporaries() clears what killed writers left). Destroyed before
-// commit(), it leaves nothing. Every error is a DatabaseError naming the file.
+// commit(), it leaves nothing. Every error is a FileError naming the file.
 #pragma once
 
 #include <cstddef>

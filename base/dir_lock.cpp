@@ -16,8 +16,8 @@ WriterLock::WriterLock(const std::string& path, const std::string& busy,
                        const std::string& advice) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd_ < 0)
-    throw DatabaseError(path + ": cannot create the lock file: " + std::strerror(errno),
-                        DatabaseError::Problem::kUnreadable);
+    throw FileError(path + ": cannot create the lock file: " + std::strerror(errno),
+                    FileError::Problem::kUnreadable);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     char pid[32] = {};
@@ -25,12 +25,12 @@ WriterLock::WriterLock(const std::string& path, const std::string& busy,
     ::close(fd_);
     fd_ = -1;
     if (error == EWOULDBLOCK)
-      throw DatabaseError(busy + " by " +
-                          (n > 0 ? "process " + std::string(pid, static_cast<size_t>(n))
-                                 : std::string("another process")) +
-                          advice);
-    throw DatabaseError(path + ": cannot lock: " + std::strerror(error),
-                        DatabaseError::Problem::kUnreadable);
+      throw FileError(busy + " by " +
+                      (n > 0 ? "process " + std::string(pid, static_cast<size_t>(n))
+                             : std::string("another process")) +
+                      advice);
+    throw FileError(path + ": cannot lock: " + std::strerror(error),
+                    FileError::Problem::kUnreadable);
   }
   const std::string me = std::to_string(::getpid());
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) < 0) {

@@ -12,7 +12,7 @@ namespace kalah {
 
 class WriterLock {
  public:
-  // Locks `path` (created when missing). Throws DatabaseError "<busy> by process N<advice>" when
+  // Locks `path` (created when missing). Throws FileError "<busy> by process N<advice>" when
   // another process holds it, or when the lock file cannot be created.
   WriterLock(const std::string& path, const std::string& busy, const std::string& advice);
   ~WriterLock();

@@ -45,6 +45,7 @@ install(FILES ${PROJECT_BINARY_DIR}/kalah.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}
         COMPONENT dev)
 # The documents the help and the man page point to.
 install(FILES LICENSE README.md CHANGELOG.md docs/json.md docs/design.md docs/results.md
+              docs/guide.md docs/costs.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT program)
 install(DIRECTORY examples DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT dev)
 

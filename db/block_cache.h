@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "base/huge_array.h"
 #include "db/decoded_layer.h"
 #include "db/layer_file.h"
-#include "solver/huge_array.h"
 
 namespace kalah {
 

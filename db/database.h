@@ -14,9 +14,9 @@
 #include "db/block_cache.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
+#include "db/rank.h"
 #include "solver/analysis.h"
 #include "solver/leaf_values.h"
-#include "solver/rank.h"
 
 namespace kalah {
 

@@ -18,8 +18,8 @@
 #include "base/atomic_file.h"
 #include "base/checksum.h"
 #include "base/fault_watch.h"
+#include "base/le_bytes.h"
 #include "db/file_names.h"
-#include "db/le_bytes.h"
 
 // Inlined (no library at run time): each block is hashed by the first reader of every process,
 // so the hash is a search's cost (docs/design.md §6).
@@ -122,7 +122,7 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
   std::optional<AtomicFile> file;
   try {
     file.emplace(decoded_dir, name);
-  } catch (const DatabaseError&) {
+  } catch (const FileError&) {
     return false;
   }
   std::atomic<bool> failed{false};
@@ -134,7 +134,7 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
     try {
       file->write_at(values, n, values_at + b * h.boards_per_block);
       file->write_at(sum, 8, DecodedLayer::kTableOffset + 8 * b);
-    } catch (const DatabaseError&) {
+    } catch (const FileError&) {
       failed = true;
     }
   });
@@ -142,7 +142,7 @@ bool write_copy(const LayerFile& layer, const std::string& decoded_dir, const st
   try {
     file->write_at(header.data(), header.size(), 0);  // last: only a whole copy has a header
     file->commit();
-  } catch (const DatabaseError&) {
+  } catch (const FileError&) {
     return false;
   }
   return true;

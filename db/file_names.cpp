@@ -10,14 +10,9 @@
 #include <tuple>
 
 #include "db/layer_file.h"
-#include "solver/notation.h"
+#include "game/notation.h"
 
 namespace kalah {
-
-std::string variant_name(const Rules& r) {
-  return "kalah-m" + std::to_string(r.pits) + "-" + to_string(r.capture) + "-" + to_string(r.end) +
-         "-" + to_string(r.remainder);
-}
 
 std::string layer_file_name(const Rules& r, int s) {
   return variant_name(r) + "-s" + std::to_string(s) + ".kdb";

@@ -8,15 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "solver/rules.h"
+#include "db/database_error.h"
+#include "game/rules.h"
 
 namespace kalah {
 
 // "kalah-m6-empty-immediate-owner-s24.kdb"
 std::string layer_file_name(const Rules& rules, int s);
-// "kalah-m6-standard-immediate-owner": the part of a layer file's name that names the variant
-// (also the answer store's directory, db/answer_store.h).
-std::string variant_name(const Rules& rules);
 // DIR/NAME of that file.
 std::string layer_path(const std::string& dir, const Rules& rules, int s);
 

@@ -14,11 +14,12 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
+#include "base/compress.h"
+#include "base/le_bytes.h"
 #include "db/file_names.h"
-#include "db/le_bytes.h"
+#include "db/rank.h"
 #include "db/value_blocks.h"
 #include "kalah/version.h"
-#include "solver/rank.h"
 
 namespace kalah {
 namespace {
@@ -68,12 +69,6 @@ LayerHeader parse(const unsigned char* raw) {
   return h;
 }
 
-struct ZstdError {
-  static void check(size_t r, const std::string& what) {
-    if (ZSTD_isError(r)) throw DatabaseError(what + ": " + ZSTD_getErrorName(r));
-  }
-};
-
 // Writes the blocks, then the index, at the file's current end (just past the header); fills the
 // header's layout and checksum fields. Frames come kWriteChunk blocks at a time, so only that
 // many are ever held.
@@ -107,21 +102,6 @@ std::string writer_version(const LayerHeader& h) {
   if (h.writer == 0) return "before 0.1.0";
   return std::to_string(h.writer >> 16) + "." + std::to_string(h.writer >> 8 & 0xFF) + "." +
          std::to_string(h.writer & 0xFF);
-}
-
-std::string compress_block(const uint8_t* values, uint64_t count, int level) {
-  struct Compressor {
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    std::vector<char> buffer;
-    ~Compressor() { ZSTD_freeCCtx(cctx); }
-  };
-  thread_local Compressor c;
-  ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_compressionLevel, level);
-  ZSTD_CCtx_setParameter(c.cctx, ZSTD_c_checksumFlag, 1);
-  c.buffer.resize(ZSTD_compressBound(count));
-  const size_t size = ZSTD_compress2(c.cctx, c.buffer.data(), c.buffer.size(), values, count);
-  ZstdError::check(size, "compressing a block");
-  return std::string(c.buffer.data(), size);
 }
 
 std::string layer_block(const Rules& rules, int s, uint64_t block, const uint8_t* values,

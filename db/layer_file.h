@@ -1,7 +1,7 @@
 // layer_file.h: the file that holds one layer of a database, and its byte layout.
 //
 // One file per rule variant and layer s: every board with s seeds on the pits, in rank order
-// (solver/rank.h), one value per board (db/value_code.h), in blocks of 65,536 boards coded
+// (db/rank.h), one value per board (db/value_code.h), in blocks of 65,536 boards coded
 // independently. File names: db/file_names.h. This header is the format's one owner.
 //
 // Format 2 (what kalah writes) codes each block as db/value_blocks.h says: a search probes the
@@ -37,11 +37,7 @@
 //                a value block (db/value_blocks.h) with its own checksum
 //   index        block count + 1 offsets (u64): block i is [offset i, offset i+1); the last
 //                offset is the index offset
-//
-// Format 1's blocks held the encoded values as they are. Tried and dropped (m = 6, layers 17-21):
-// deltas to the previous value, a 2-D median predictor, per-context symbol ranks, bit-plane splits
-// and tiled orders all made zstd's output 2-30 % larger; its matches thrive on the repeats along
-// the opponent row in plain rank order.
+// (What was tried for format 1's blocks: docs/experiments.md, "Database files".)
 //
 // Version history:
 //   1  first format; from kalah 0.1.0 on, bytes 60..63 (reserved, 0, until then) hold the
@@ -58,10 +54,10 @@
 #include <vector>
 
 #include "base/fault_watch.h"
-#include "base/file_error.h"
+#include "db/database_error.h"
 #include "db/value_blocks.h"
 #include "db/value_code.h"
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah {
 
@@ -111,9 +107,6 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
 // Block `block` of layer s as stored in `format`, from its values.
 std::string layer_block(const Rules& rules, int s, uint64_t block, const uint8_t* values,
                         uint64_t count, const LayerFormat& format);
-// Values compressed at zstd `level` into one frame with its content checksum (the same bytes on
-// every machine for the same zstd version): format 1's blocks, certificates, checkpoints.
-std::string compress_block(const uint8_t* values, uint64_t count, int level);
 // The same write from frames made elsewhere (a build over several processes, mpi/io.h):
 // `frames(first, count, out)` fills out[0..count) with the frames of blocks first.. on; it is
 // asked for kWriteChunk blocks at a time, in order.

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/checksum.h"
-#include "db/le_bytes.h"
+#include "base/le_bytes.h"
 
 namespace kalah::value_blocks {
 namespace {
@@ -86,7 +86,10 @@ uint64_t window(const uint8_t* stream, uint64_t pos) {
 class CodeReader {
  public:
   CodeReader(const uint8_t* stream, uint64_t pos, int k)
-      : stream_(stream), pos_(pos), window_(window(stream, pos)), mask_((uint64_t{1} << k) - 1),
+      : stream_(stream),
+        pos_(pos),
+        window_(window(stream, pos)),
+        mask_((uint64_t{1} << k) - 1),
         k_(k) {}
   uint64_t rank() {
     if (used_ > 56 - kMaxCodeBits) {
@@ -239,7 +242,7 @@ uint64_t View::mini_block_start(uint64_t first) const {
 uint8_t View::at(uint64_t i) const {
   CodeReader codes(stream_, mini_block_start(i), k_);
   int context = symbols_;
-  for (uint64_t j = i % kMini; ; --j) {
+  for (uint64_t j = i % kMini;; --j) {
     const uint64_t r = codes.rank();
     uint32_t range;  // this context's list offset and the next one's, in one load
     std::memcpy(&range, offsets_ + 2 * context, 4);

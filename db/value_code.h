@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah {
 

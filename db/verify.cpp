@@ -9,7 +9,7 @@
 #include <random>
 
 #include "db/decoded_layer.h"
-#include "solver/notation.h"
+#include "game/notation.h"
 #include "solver/solver.h"
 
 namespace kalah {
@@ -95,7 +95,7 @@ std::vector<std::string> check_files(const std::string& dir, const VariantFiles&
       // Decodes every block (checking its codes), comparing a decoded copy on the way.
       if (std::string copy = DecodedLayer::check(file, dir); !copy.empty())
         failures.push_back(copy);
-    } catch (const DatabaseError& e) {
+    } catch (const FileError& e) {
       failures.push_back(e.what());
     }
   }

@@ -9,12 +9,12 @@
 #include "base/machine.h"
 #include "base/threads.h"
 #include "base/units.h"
-#include "db/build_loop.h"
 #include "db/file_names.h"
-#include "db/partition.h"
 #include "mpi/exchange.h"
 #include "mpi/io.h"
 #include "mpi/memory.h"
+#include "retrograde/build_loop.h"
+#include "retrograde/partition.h"
 
 namespace kalah {
 namespace {

@@ -2,7 +2,7 @@
 // `mpirun -np P kalah build ...` by a kalah configured with -DKALAH_MPI=ON.
 //
 // The same files as the single-machine build, byte for byte, for any P and thread count. Each
-// process computes the row pairs of each layer that db/partition.h gives it and keeps their
+// process computes the row pairs of each layer that retrograde/partition.h gives it and keeps their
 // boards raw for the layers above, about 1/P of what the single-machine build holds. A chunk of
 // boards lists the children that other processes hold and asks for them in one exchange round
 // (mpi/exchange.h); each block of a layer file is compressed by the process that holds its first
@@ -11,8 +11,8 @@
 // resumes.
 #pragma once
 
-#include "db/builder.h"
 #include "mpi/session.h"
+#include "retrograde/builder.h"
 
 namespace kalah {
 

@@ -85,7 +85,7 @@ ProcessExchange::Heads ProcessExchange::exchange_heads(const std::vector<uint64_
 
 // The values of the n keys asked of this process. The reads miss the caches: each is prefetched
 // a few keys ahead.
-void ProcessExchange::answer(const uint64_t* in, uint64_t n, uint8_t* answers) const {
+void ProcessExchange::look_up(const uint64_t* in, uint64_t n, uint8_t* answers) const {
   constexpr uint64_t kAhead = 16;
   tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, 4096), [&](const auto& range) {
     for (uint64_t i = range.begin(); i < range.end(); ++i) {
@@ -113,7 +113,7 @@ bool ProcessExchange::round(const std::vector<std::span<const uint64_t>>* keys, 
                       h.recv.data(), h.recv_at.data(), MPI_UINT64_T, MPI_COMM_WORLD),
         "MPI_Alltoallv");
   uint8_t* answers = answers_.get(h.received);
-  answer(in, h.received, answers);
+  look_up(in, h.received, answers);
   uint8_t* replies = replies_.get(start[processes]);
   check(MPI_Alltoallv(answers, h.recv.data(), h.recv_at.data(), MPI_UINT8_T, replies, h.send.data(),
                       h.send_at.data(), MPI_UINT8_T, MPI_COMM_WORLD),

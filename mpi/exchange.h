@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
-#include "db/chunk_sort.h"
-#include "db/far_children.h"
-#include "db/partition.h"
+#include "retrograde/chunk_sort.h"
+#include "retrograde/far_children.h"
+#include "retrograde/partition.h"
 
 namespace kalah {
 
@@ -55,7 +55,7 @@ class ProcessExchange final : public FarChildren {
   bool round(const std::vector<std::span<const uint64_t>>* keys, uint8_t* values);
   std::vector<uint64_t> sort_requests(const std::vector<std::span<const uint64_t>>& keys);
   Heads exchange_heads(const std::vector<uint64_t>& start, bool requesting);
-  void answer(const uint64_t* in, uint64_t n, uint8_t* answers) const;
+  void look_up(const uint64_t* in, uint64_t n, uint8_t* answers) const;
 
   const Partition& part_;
   const int s_, process_;

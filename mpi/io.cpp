@@ -151,11 +151,12 @@ uint64_t write_shared_layer(const Partition& part, int process, const BuildOptio
   });
   FrameGatherer gatherer(part.processes(), process, compressor, std::move(mine), std::move(frames));
   if (process == 0) {
-    write_layer_file(o.dir, o.rules, s, boards,
-                     [&](uint64_t first, uint64_t count, std::vector<std::string>& got) {
-                       gatherer.gather(first, count, got);
-                     },
-                     o.format.version);
+    write_layer_file(
+        o.dir, o.rules, s, boards,
+        [&](uint64_t first, uint64_t count, std::vector<std::string>& got) {
+          gatherer.gather(first, count, got);
+        },
+        o.format.version);
   } else {
     std::vector<std::string> unused;
     for (uint64_t first = 0; first < blocks; first += kWriteChunk)

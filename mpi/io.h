@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "db/builder.h"
 #include "db/layer_file.h"
-#include "db/partition.h"
+#include "retrograde/builder.h"
+#include "retrograde/partition.h"
 
 namespace kalah {
 

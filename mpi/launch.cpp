@@ -81,8 +81,9 @@ int build_over_processes(const BuildOptions& options, const ReportBuild& report)
 int search_over_processes(const ProcessSearch& setup,
                           const std::function<int(JobTransport&)>& manage) {
   const MpiSession mpi;
-  constexpr const char* kResume = "rerun the same command; with --checkpoint DIR it goes on from "
-                                  "the last checkpoint";
+  constexpr const char* kResume =
+      "rerun the same command; with --checkpoint DIR it goes on from "
+      "the last checkpoint";
   g_stopped_message = who(mpi, "solve") +
                       ": stopped by mpirun (another process ended, or the job was interrupted); " +
                       kResume + "\n";
@@ -103,8 +104,8 @@ int search_over_processes(const ProcessSearch& setup,
   if (!opened) return kFailure;
   try {
     if (mpi.process() != 0) leaves = setup.open();
-    const int slots = setup.threads ? setup.threads
-                                    : std::max(1, thread_count(0) / mpi.local_processes());
+    const int slots =
+        setup.threads ? setup.threads : std::max(1, thread_count(0) / mpi.local_processes());
     SlotPool pool(setup.rules, leaves, slots, setup.table_bytes(leaves), setup.stop);
     if (mpi.process() != 0) {
       serve_jobs(mpi, pool);

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <functional>
 
-#include "db/builder.h"
-#include "solver/leaf_jobs.h"
+#include "base/stop.h"
+#include "parallel/leaf_jobs.h"
+#include "retrograde/builder.h"
 #include "solver/leaf_values.h"
-#include "solver/stop.h"
 
 namespace kalah {
 

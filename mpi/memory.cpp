@@ -7,9 +7,9 @@
 #include "base/machine.h"
 #include "base/threads.h"
 #include "base/units.h"
-#include "db/memory_plan.h"
-#include "db/partition.h"
 #include "mpi/exchange.h"
+#include "retrograde/memory_plan.h"
+#include "retrograde/partition.h"
 
 namespace kalah {
 namespace {

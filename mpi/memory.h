@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "db/builder.h"
+#include "retrograde/builder.h"
 
 namespace kalah {
 

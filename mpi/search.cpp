@@ -25,8 +25,8 @@ std::vector<T> receive(MPI_Status& status) {
   int bytes = 0;
   check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
   std::vector<T> items(bytes / sizeof(T));
-  check(MPI_Recv(items.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+  check(MPI_Recv(items.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE),
         "MPI_Recv");
   return items;
 }
@@ -102,8 +102,7 @@ void serve_jobs(const MpiSession& mpi, SlotPool& pool) {
         return;
       }
       if (status.MPI_TAG == kJobs)
-        for (const LeafJob& job : receive<LeafJob>(status))
-          pool.submit(job);
+        for (const LeafJob& job : receive<LeafJob>(status)) pool.submit(job);
       else if (status.MPI_TAG == kCancel)
         for (uint64_t id : receive<uint64_t>(status)) pool.cancel(id);
       continue;

@@ -1,4 +1,4 @@
-// search.h: the frontier search's jobs (solver/leaf_jobs.h) over MPI: process 0 manages, every
+// search.h: the frontier search's jobs (parallel/leaf_jobs.h) over MPI: process 0 manages, every
 // process (0 included) runs jobs on its slots (docs/design.md §7, "Over several processes").
 //
 // Messages are batches, never one a node: process 0 sends each process the jobs (32 bytes) and
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mpi/session.h"
-#include "solver/slot_pool.h"
+#include "parallel/slot_pool.h"
 
 namespace kalah {
 
@@ -34,7 +34,7 @@ class MpiTransport final : public JobTransport {
  private:
   SlotPool& local_;
   std::vector<int> slots_;
-  std::vector<std::vector<LeafJob>> jobs_;          // to send, by process
+  std::vector<std::vector<LeafJob>> jobs_;      // to send, by process
   std::vector<std::vector<uint64_t>> cancels_;  // to send, by process
   uint64_t bytes_ = 0;
 };

@@ -1,9 +1,9 @@
 // session.h: MPI for the life of a process, and MPI's error codes as exceptions.
 //
 // mpi/ holds every MPI call of kalah (docs/design.md §5, "over several processes"): db/ builds a
-// layer through MPI-free seams (db/far_children.h, db/layer_file.h's FrameSource,
-// db/build_loop.h) and this folder fills them with MPI. An MPI process is a "process" here and
-// numbered 0..P-1; "rank" keeps its one meaning, a board's index in its layer. A function whose
+// layer through MPI-free seams (retrograde/far_children.h, db/layer_file.h's FrameSource,
+// retrograde/build_loop.h) and this folder fills them with MPI. An MPI process is a "process" here
+// and numbered 0..P-1; "rank" keeps its one meaning, a board's index in its layer. A function whose
 // comment ends "Collective." must be called by every process, in the same order.
 #pragma once
 

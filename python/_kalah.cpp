@@ -95,7 +95,7 @@ when they fit half the memory (a decoded copy mapped: the fastest probes), else 
 blocks held; store=False keeps no searched answers in DIRECTORY/answers (and reads none).
 
 probe(position): the value (stores included) or None above the top layer. With a Position it
-reads no text: about the cost of the C++ probe_board plus Python's call (README, "The library").
+reads no text: about the cost of the C++ probe_board plus Python's call (docs/costs.md, "Probing").
 analyse(position, threads=0, value_only=False, timeout=None): every move's value and a best
 line, as kalah.analyse(); above the top layer by a search that ends at the database.
 )";

@@ -64,7 +64,7 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
   auto task = std::async(std::launch::async, [&] { return work(&stop, sink); });
   bool interrupted = false;
   std::optional<py::error_already_set> failed;
-  py::object last;  // the last report, as a dict
+  py::object last;    // the last report, as a dict
   auto told = start;  // when on_progress was last called
   {
     py::gil_scoped_release release;

@@ -1,7 +1,7 @@
 // audit.cpp: the answer store's audit (audit.h).
 #include "query/audit.h"
 
-#include "query/deadline.h"
+#include "base/deadline.h"
 #include "query/query.h"
 
 namespace kalah {

@@ -15,13 +15,13 @@
 namespace kalah {
 
 struct AnswerAudit {
-  uint64_t records = 0;              // files of the store, the book's included
-  uint64_t by_database = 0;          // agreed with the database
-  uint64_t by_search = 0;            // agreed with a search
-  uint64_t unchecked = 0;            // sound, but their search did not end within the budget
-  uint64_t other_keys = 0;           // another key's: left alone
+  uint64_t records = 0;                 // files of the store, the book's included
+  uint64_t by_database = 0;             // agreed with the database
+  uint64_t by_search = 0;               // agreed with a search
+  uint64_t unchecked = 0;               // sound, but their search did not end within the budget
+  uint64_t other_keys = 0;              // another key's: left alone
   std::vector<std::string> unreadable;  // "FILE: why": cannot be read now, left alone
-  std::vector<std::string> removed;  // "FILE: why", this key's and proven wrong
+  std::vector<std::string> removed;     // "FILE: why", this key's and proven wrong
 
   bool ok() const { return removed.empty(); }
 };

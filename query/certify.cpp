@@ -4,8 +4,8 @@
 #include <chrono>
 
 #include "base/units.h"
+#include "parallel/search_run.h"
 #include "solver/proof.h"
-#include "solver/search_run.h"
 #include "store/certificate.h"
 
 namespace kalah {
@@ -27,6 +27,16 @@ Certified certify(const std::string& file, const Rules& rules, const Position& p
   c.nodes = proof.search_nodes();
   c.seconds = seconds_since(start);
   return c;
+}
+
+JsonObject certificate_json(const Certified& c) {
+  return JsonObject()
+      .add("file", c.file)
+      .add("bytes", c.bytes)
+      .add("positions", c.positions)
+      .add("moves", c.moves)
+      .add("nodes", c.nodes)
+      .add("seconds", c.seconds);
 }
 
 }  // namespace kalah

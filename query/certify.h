@@ -7,9 +7,10 @@
 #include <functional>
 #include <string>
 
+#include "base/json.h"
+#include "base/stop.h"
 #include "db/database.h"
-#include "solver/rules.h"
-#include "solver/stop.h"
+#include "game/rules.h"
 
 namespace kalah {
 
@@ -19,6 +20,10 @@ struct Certified {
   uint64_t bytes = 0, positions = 0, moves = 0, nodes = 0;
   double seconds = 0;
 };
+// {"file", "bytes", "positions", "moves", "nodes", "seconds"}: a certificate in every answer's
+// JSON (solve's, and each of fair's).
+JsonObject certificate_json(const Certified& c);
+
 // Proves that p's final margin is `margin` (solver/proof.h, on one thread) and writes the
 // certificate to `file`. `progress` is told the positions proven now and then. Throws
 // SearchInterrupted when *stop is raised, std::logic_error when `margin` is not p's value.

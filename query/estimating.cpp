@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "query/deadline.h"
+#include "base/deadline.h"
 
 namespace kalah {
 namespace {
@@ -91,8 +91,8 @@ void Estimating::wait_first(const StopFlag* stop) {
   const auto until = start_ + slice_;
   while (!ended_ && !(latest_ && latest_->exact) && !(stop && stop->raised()) &&
          std::chrono::steady_clock::now() < until)
-    improved_.wait_until(lock, std::min(until, std::chrono::steady_clock::now() +
-                                                   std::chrono::milliseconds(10)));
+    improved_.wait_until(
+        lock, std::min(until, std::chrono::steady_clock::now() + std::chrono::milliseconds(10)));
 }
 
 std::optional<Estimate> Estimating::latest() const {

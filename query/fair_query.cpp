@@ -12,10 +12,10 @@
 
 #include "base/threads.h"
 #include "base/units.h"
-#include "db/file_names.h"
-#include "query/answer.h"
+#include "game/notation.h"
+#include "game/rules.h"
+#include "query/json_parts.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "store/checkpoint.h"
 #include "store/fair_checkpoint.h"
 
@@ -46,9 +46,9 @@ void certify_fair(const FairQuery& q, FairProgress& now, FairOutcome& o) {
     tbb::parallel_for(size_t{0}, fair.size(), [&](size_t i) {
       std::string name = format_absolute(fair[i]->position, q.rules.pits);
       std::replace(name.begin(), name.end(), ',', '-');
-      written[i] = certify(q.certificate_dir + "/fair-" + variant_name(q.rules) + "-" + name +
-                               ".cert",
-                           q.rules, fair[i]->position, 0, q.db, q.stop);
+      written[i] =
+          certify(q.certificate_dir + "/fair-" + variant_name(q.rules) + "-" + name + ".cert",
+                  q.rules, fair[i]->position, 0, q.db, q.stop);
       const std::lock_guard lock(report);
       ++now.certified;
       if (q.progress) q.progress(now);
@@ -60,7 +60,7 @@ void certify_fair(const FairQuery& q, FairProgress& now, FairOutcome& o) {
     if (!c.file.empty()) o.certificates->push_back(std::move(c));
 }
 
-FairOutcome answer(const FairQuery& q, int threads) {
+FairOutcome run_here(const FairQuery& q, int threads) {
   const auto t0 = std::chrono::steady_clock::now();
   FairOutcome o;
   o.rules = q.rules;
@@ -114,9 +114,9 @@ JsonObject progress_json(const FairProgress& p) {
 
 FairOutcome run(const FairQuery& q) {
   check(q);
-  if (q.threads <= 0) return answer(q, tbb::this_task_arena::max_concurrency());
+  if (q.threads <= 0) return run_here(q, tbb::this_task_arena::max_concurrency());
   tbb::task_arena arena(thread_count(q.threads));  // the call's own: calls do not limit others
-  return arena.execute([&] { return answer(q, thread_count(q.threads)); });
+  return arena.execute([&] { return run_here(q, thread_count(q.threads)); });
 }
 
 JsonObject outcome_json(const FairOutcome& o) {
@@ -134,9 +134,7 @@ JsonObject outcome_json(const FairOutcome& o) {
       .add("values", counts);
   if (o.certificates) {
     std::vector<JsonObject> files;
-    for (const Certified& c : *o.certificates)
-      files.push_back(
-          JsonObject().add("file", c.file).add("bytes", c.bytes).add("positions", c.positions));
+    for (const Certified& c : *o.certificates) files.push_back(certificate_json(c));
     out.add("certificates", files);
   }
   return out.add("seconds", o.seconds);

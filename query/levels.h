@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "query/json.h"
+#include "base/json.h"
 
 namespace kalah {
 

@@ -6,9 +6,9 @@
 
 #include <mutex>
 
-#include "query/deadline.h"
+#include "base/deadline.h"
+#include "parallel/parallel_search.h"
 #include "solver/heuristic.h"
-#include "solver/parallel_search.h"
 
 namespace kalah {
 namespace {
@@ -43,8 +43,8 @@ MoveChoice estimated(const Rules& rules, const LeafValues* leaves, const B& b, i
   HeuristicOptions options;
   options.leaves = leaves;
   options.stop = &halt;
-  return heuristic_choice(
-      heuristic_search(rules, b, options, heuristic_progress(stores, improved)), stores);
+  return heuristic_choice(heuristic_search(rules, b, options, heuristic_progress(stores, improved)),
+                          stores);
 }
 
 // The value search until `until` (or the setup's stop): a proven choice, or none.
@@ -81,9 +81,9 @@ MoveChoice choose_move(const SearchSetup& setup, const Database* db, const Posit
   const bool provable = seeds(p.board) - (db ? db->max_seeds() : 0) <= kProvableAbove;
   if (!provable) return estimated(rules, db, p.board, stores, deadline, setup.stop, improved);
   if (tbb::this_task_arena::max_concurrency() == 1) {
-    const MoveChoice first = estimated(rules, db, p.board, stores,
-                                       now + (deadline - now) * kEstimatePercent / 100,
-                                       setup.stop, improved);
+    const MoveChoice first =
+        estimated(rules, db, p.board, stores, now + (deadline - now) * kEstimatePercent / 100,
+                  setup.stop, improved);
     if (first.proven || (setup.stop && setup.stop->raised())) return first;
     const std::optional<MoveChoice> exact = proven(setup, p, deadline, nullptr);
     if (exact && improved) improved(*exact);

@@ -9,9 +9,9 @@
 #include <optional>
 
 #include "db/database.h"
+#include "game/any_board.h"
+#include "parallel/search_run.h"
 #include "query/source.h"
-#include "solver/any_board.h"
-#include "solver/search_run.h"
 
 namespace kalah {
 
@@ -21,8 +21,8 @@ struct MoveChoice {
   int value = 0;        // proven: the final margin for the mover; else the heuristic's estimate
   Source source = Source::kHeuristic;  // kDatabase, kSearch or kHeuristic
   int depth = 0;                       // heuristic: plies looked ahead
-  std::optional<int> best =
-      std::nullopt;  // a weaker level's move: the value (or estimate) of the best one
+  // A weaker level's move: the value (or estimate) of the best one.
+  std::optional<int> best = std::nullopt;
 };
 
 // Called as the choice improves: the heuristic's move, then the proven one.
@@ -35,7 +35,7 @@ using MoveClock = std::chrono::steady_clock;
 MoveChoice choose_move(const SearchSetup& setup, const Database* db, const Position& p,
                        MoveClock::time_point deadline, const MoveImproved& improved = {});
 
-// A board beyond Board's limits (solver/any_board.h; KGP servers send up to 11 pits a row):
+// A board beyond Board's limits (game/any_board.h; KGP servers send up to 11 pits a row):
 // the heuristic search alone until `deadline` or `stop` (exact only if it reaches every game
 // end). `stores`: the mover's store minus the opponent's.
 MoveChoice choose_move(const Rules& rules, const AnyBoard& b, int stores,

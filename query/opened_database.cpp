@@ -20,7 +20,7 @@ std::unique_ptr<Database> open_search_database(const DatabaseOptions& o, const R
     return std::make_unique<Database>(default_database_dir(), rules,
                                       Database::search_cache_bytes());
   } catch (const std::invalid_argument&) {
-  } catch (const DatabaseError& e) {  // not given, so not fatal: the search goes on alone
+  } catch (const FileError& e) {  // not given, so not fatal: the search goes on alone
     std::cerr << "note: not using the default database: " << e.what() << "\n";
   }
   return nullptr;

@@ -1,9 +1,9 @@
 // outcome_json.cpp: an Outcome (query/query.h) as one JSON object (docs/json.md).
 #include <cstdlib>
 
-#include "query/answer.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 #include "query/query.h"
-#include "solver/notation.h"
 
 namespace kalah {
 namespace {
@@ -109,16 +109,6 @@ JsonObject move_json(const std::string& command, const Outcome& o) {
       .add("next_position", format_relative(next, o.rules.pits))
       .add("next_absolute", format_absolute(next, o.rules.pits))
       .add("seconds", o.seconds);
-}
-
-JsonObject certificate_json(const Certified& c) {
-  return JsonObject()
-      .add("file", c.file)
-      .add("bytes", c.bytes)
-      .add("positions", c.positions)
-      .add("moves", c.moves)
-      .add("nodes", c.nodes)
-      .add("seconds", c.seconds);
 }
 
 }  // namespace

@@ -9,9 +9,9 @@
 #include <memory>
 #include <stdexcept>
 
+#include "base/deadline.h"
 #include "base/threads.h"
 #include "base/units.h"
-#include "query/deadline.h"
 #include "query/estimating.h"
 #include "query/query_search.h"
 
@@ -30,7 +30,7 @@ double expected_nodes(const Query& q) {
   // log10 of the nodes at x seeds above 20 (m = 6), through Kalah(6,4) empty over 28 seeds
   // (x = 0, 4.1e5 nodes), Kalah(6,4) standard over 22 (x = 6, 5.0e6) and Kalah(6,5) empty over
   // 28 (x = 12, 5.6e8); it gives Kalah(6,6) empty over 34 (x = 18) 5.8e11, where Rawlings'
-  // solver took 5.5e13. A full analysis takes about 5 times its value (the README).
+  // solver took 5.5e13. A full analysis takes about 5 times its value (docs/costs.md).
   const double x = above * 6.0 / q.rules.pits - 20;
   const double log_nodes = 5.61 + 0.1017 * x + 0.01333 * x * x;
   return std::pow(10.0, x < 0 ? 5.61 + 0.18 * x : log_nodes) * (q.ask == Ask::kAnalysis ? 5 : 1);
@@ -89,7 +89,7 @@ void certify_value(const Query& q, const StopFlag* stop, Outcome& o) {
   }
 }
 
-Outcome answer(const Query& q, const StopFlag* stop) {
+Outcome run_here(const Query& q, const StopFlag* stop) {
   const auto t0 = std::chrono::steady_clock::now();
   const CopyWatch copies(q.db);
   Outcome o;
@@ -144,9 +144,9 @@ Outcome run(const Query& q) {
     deadline.emplace(*q.deadline, halt, q.stop);
     stop = &halt;
   }
-  if (q.threads <= 0) return answer(q, stop);
+  if (q.threads <= 0) return run_here(q, stop);
   tbb::task_arena arena(thread_count(q.threads));  // the call's own: calls do not limit others
-  return arena.execute([&] { return answer(q, stop); });
+  return arena.execute([&] { return run_here(q, stop); });
 }
 
 }  // namespace kalah

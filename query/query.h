@@ -15,16 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "db/database.h"
+#include "parallel/leaf_jobs.h"
+#include "parallel/search_run.h"
 #include "query/certify.h"
-#include "query/json.h"
 #include "query/levels.h"
 #include "query/move_choice.h"
 #include "query/source.h"
 #include "solver/heuristic.h"
-#include "solver/leaf_jobs.h"
 #include "solver/openings.h"
-#include "solver/search_run.h"
 #include "store/answer_store.h"
 
 namespace kalah {
@@ -41,13 +41,13 @@ enum class Ask {
 // How far a query has come: reported by the querying thread between null-window tests, and with
 // Query::estimate by the estimating thread as the estimate improves (never two calls at once).
 struct QueryProgress {
-  SearchProgress search;     // the search under way (for the pie rule: of an opening's position)
+  SearchProgress search;  // the search under way (for the pie rule: of an opening's position)
   // Query::estimate: the heuristic's estimate so far in final margins, within search's bounds.
   std::optional<Estimate> estimate;
-  size_t openings_done = 0;  // kPie: openings valued; kPieValue: opening searches begun
-  size_t openings = 0;       // the pie rule: openings in all
-  uint64_t certified = 0;    // positions of the certificate proven so far, once it is written
-  std::optional<MoveChoice> move;          // kMove: the move so far, as it improves
+  size_t openings_done = 0;        // kPie: openings valued; kPieValue: opening searches begun
+  size_t openings = 0;             // the pie rule: openings in all
+  uint64_t certified = 0;          // positions of the certificate proven so far, once it is written
+  std::optional<MoveChoice> move;  // kMove: the move so far, as it improves
   std::vector<uint64_t> nodes_by_process;  // over processes: the nodes each searched
 };
 
@@ -67,8 +67,8 @@ struct Query {
   const StopFlag* stop = nullptr;
   std::optional<Clock::time_point> deadline;  // kMove: when the move is due (else at once)
   const Level* level = nullptr;  // kMove: a weaker level chooses near the best (query/levels.h)
-  int threads = 0;                            // 0: those of the caller's oneTBB arena
-  size_t table_mb = 0;                        // per root move; 0: table_bytes()'s choice
+  int threads = 0;               // 0: those of the caller's oneTBB arena
+  size_t table_mb = 0;           // per root move; 0: table_bytes()'s choice
   // kAnalysis, kValue by search: an estimate at once (query/estimating.h; within 150 ms, or a
   // quarter of the time to the deadline), and better ones while the search proves, in progress
   // reports and in an outcome that stops short.
@@ -128,7 +128,7 @@ void check_same_rules(const Rules& held, const Rules& asked);
 
 // Answers q. Throws std::invalid_argument for a query that cannot be asked (the pie rule over
 // processes, with a certificate or of a finished game; rules other than the database's) and
-// DatabaseError when a decoded copy changed under the answer (db/block_cache.h).
+// FileError when a decoded copy changed under the answer (db/block_cache.h).
 Outcome run(const Query& q);
 
 // The outcome of q when its search could not start (no search slot before its deadline, a

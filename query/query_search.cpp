@@ -10,13 +10,15 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stop_token>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
+#include "parallel/frontier_analysis.h"
+#include "parallel/parallel_search.h"
 #include "query/estimating.h"
-#include "solver/frontier_analysis.h"
-#include "solver/parallel_search.h"
 #include "store/checkpoint.h"
 
 namespace kalah {
@@ -270,6 +272,31 @@ MoveChoice move_of(const Query& q, const StopFlag* stop) {
     };
   return choose_move(setup_of(q, stop), q.db, q.position, q.deadline.value_or(MoveClock::now()),
                      improved);
+}
+
+MoveChoice level_move(const Query& q, const StopFlag* stop) {
+  Query all = q;  // every move's value (or estimate) by the deadline
+  all.ask = Ask::kAnalysis;
+  all.estimate = true;
+  all.stop = stop;
+  all.level = nullptr;
+  all.progress = nullptr;
+  const Outcome o = run(all);
+  std::vector<std::pair<int, int>> moves;  // (value, pit)
+  if (o.complete() && o.analysis)
+    for (const MoveReport& m : o.analysis->moves) moves.push_back({m.value, m.pit});
+  else if (o.estimate)
+    for (const MoveEstimate& m : o.estimate->moves) moves.push_back({m.value, m.pit});
+  if (moves.empty()) return move_of(q, stop);  // nothing known of the moves: the heuristic's
+  const int best = std::max_element(moves.begin(), moves.end())->first;
+  std::vector<std::pair<int, int>> near;
+  for (const auto& m : moves)
+    if (m.first >= best - q.level->within) near.push_back(m);
+  thread_local std::mt19937 rng{std::random_device{}()};
+  const auto& [value, pit] = near[std::uniform_int_distribution<size_t>(0, near.size() - 1)(rng)];
+  MoveChoice c{pit, o.complete(), value, o.complete() ? o.source : Source::kHeuristic, 0};
+  c.best = best;
+  return c;
 }
 
 }  // namespace kalah

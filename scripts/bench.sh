@@ -79,7 +79,7 @@ echo "threads: 1 thread $t1 s, $(field "$bench" 'o["threads"]') threads $tn s:" 
 rm -f "$one.json"
 
 # Lean mode on the same layers within three quarters of what the normal build estimates for its
-# top layer: the top layers read the lower ones from their files in chunks (db/chunked_layer.h).
+# top layer: the top layers read the lower ones from their files in chunks (retrograde/chunked_layer.h).
 limit=$(field "$bench" "'%.4f' % (0.75 * o['build']['layers'][-1]['memory'] / 2**30)")
 "$kalah" build --db "$lean" --pits "$pits" --max-seeds "$top" --capture "$capture" \
   --memory "$limit" --json >"$lean.json"

@@ -2,7 +2,8 @@
 """The "Fair starts" tables of docs/results.md: `kalah fair` over each game and capture rule (end
 immediate, remainder owner, as FairKalah), every fair start certified and the certificate checked
 by tools/checker/check_certificate.py, and a sample of the other candidates settled a second way (no
-database, one thread). Then tools/server/fair_starts.json (the board's "fair start") from the records.
+database, one thread). Then tools/server/fair_starts.json (the board's "fair start") from the
+records.
 
 usage: fair_results.py [GAME ...]    e.g. 6,4,empty; every game by default
 
@@ -42,7 +43,7 @@ def fair(m, n, moved, capture, where, *extra):
 
 
 def candidates(m, n, moved):
-    """Every candidate as absolute text (tests/solver/fair_test.cpp's brute force, again)."""
+    """Every candidate as absolute text (tests/parallel/fair_test.cpp's brute force, again)."""
     start = tuple(0 if i in (m, 2 * m + 1) else n for i in range(2 * m + 2))
     seen, level = {start}, [start]
     for _ in range(moved):

@@ -9,8 +9,8 @@ kalah's the server used, the moves it substituted ("[random move]" when no move 
 registered in time, "[overload move]"), the errors the server reported to kalah (apart from the
 early moves it refused, counted on their own), and each game's
 result and final margin, replayed from the recorded moves. A game kalah lost is replayed with
-`kalah solve` (within --judge-seconds a position) on boards of up to 8 pits: every position kalah moved
-from is valued, and the first move that lost a won or drawn position is named.
+`kalah solve` (within --judge-seconds a position) on boards of up to 8 pits: every position kalah
+moved from is valued, and the first move that lost a won or drawn position is named.
 """
 import argparse
 import os
@@ -144,7 +144,7 @@ def report(args, size, init, dbfile, client_log):
             lost.append((gid, before, moves, mine, my_side))
     said = [line for line in open(client_log) if "the server says" in line]
     # go-kgp's race: a move that arrives before it registered the board is refused; kalah sends
-    # its final move again before yielding, so these cost nothing (design §9).
+    # its final move again before yielding, so these cost nothing (docs/design.md §9).
     refused = sum("No state associated with id" in line for line in said)
     errors = len(said) - refused
     wins = sum(1 for m in results if m > 0)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The "New results" of docs/results.md: games whose values nobody had published, each solved by
 `kalah solve` (every opening move's value and a best line), proven by a certificate that
-tools/checker/check_certificate.py checks with code of its own, and cross-checked a second way (another
-database size or none, on one thread). Run by `scripts/verify_results.sh --new`.
+tools/checker/check_certificate.py checks with code of its own, and cross-checked a second way
+(another database size or none, on one thread). Run by `scripts/verify_results.sh --new`.
 
 usage: new_results.py [GAME ...]    e.g. 7,3,empty; all games by default
 
@@ -173,7 +173,9 @@ def seconds(x):
 
 
 def size(b):
-    return f"{b} B" if b < 1024 else f"{b / 1024:,.0f} KiB" if b < 1 << 20 else f"{b / (1 << 20):.1f} MiB"
+    if b < 1024:
+        return f"{b} B"
+    return f"{b / 1024:,.0f} KiB" if b < 1 << 20 else f"{b / (1 << 20):.1f} MiB"
 
 
 def row(r):
@@ -211,7 +213,8 @@ def section(records):
         "",
         "Games whose values had not been published, under end immediate and remainder owner (as",
         "the tables above). Each is the first player's final margin with perfect play, proven by a",
-        "certificate that `tools/checker/check_certificate.py` (its own rules, ranking and layer decoder;",
+        "certificate that `tools/checker/check_certificate.py` (its own rules, ranking and layer "
+        "decoder;",
         "nothing shared with kalah's C++) accepted, reading the leaves from the database's layer",
         "files, which it trusts (`kalah verify --full` recomputes them). The full analysis (every",
         "opening move's value, in opening order; a turn like 3-6 is one opening with an extra",

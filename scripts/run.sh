@@ -7,7 +7,7 @@
 # The default database: m = 6, both capture rules, every board with up to ${KALAH_DB_SEEDS:-22}
 # seeds, kept in ${KALAH_DB:-${XDG_CACHE_HOME:-$HOME/.cache}/kalah/db} (kalah's default
 # directory) and reused by later runs; the book holds every position within ${KALAH_BOOK_PLIES:-0}
-# plies of the start (0: the start alone). What it costs: the README's "What it costs".
+# plies of the start (0: the start alone). What it costs: docs/costs.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The house's size rules: no source file over 350 lines, no function over 80.
+"""The house's size rules: no source file over 350 lines, no function over 80, no line of C++,
+Python or CMake over 100 columns (.clang-format's limit).
 
 A file's length is its physical lines; a function's, the physical lines from its definition's
 first line to its closing brace (or, in Python, its last line), as universal-ctags reports them
@@ -16,6 +17,8 @@ from pathlib import Path
 
 MAX_FILE_LINES = 350
 MAX_FUNCTION_LINES = 80
+MAX_COLUMNS = 100
+COLUMN_RULED = (".cpp", ".h", ".py", ".pyi", ".cmake", "CMakeLists.txt")
 SOURCES = (".cpp", ".h", ".py", ".pyi", ".js", ".sh", ".cmake", ".css", ".html")
 FOLDERS = ("api", "base", "cmake", "db", "examples", "include", "mpi", "python", "query",
            "scripts", "solver", "store", "tests", "tools")
@@ -29,7 +32,8 @@ def tracked_sources(root):
     except (OSError, subprocess.CalledProcessError):
         out = [str(p.relative_to(root)) for top in FOLDERS for p in (root / top).rglob("*")
                if p.is_file()]
-    return [p for p in out if p.endswith(SOURCES) and not p.startswith("tests/data/")]
+    return [p for p in out
+            if p.endswith(SOURCES + ("CMakeLists.txt",)) and not p.startswith("tests/data/")]
 
 
 def ctags_functions(root, files):
@@ -65,6 +69,14 @@ def javascript_functions(root, files):
                     break
 
 
+def wide_lines(root, files):
+    """path:line of every line over MAX_COLUMNS characters in the files the column rule covers."""
+    for path in (f for f in files if f.endswith(COLUMN_RULED)):
+        for i, text in enumerate((root / path).read_text().splitlines()):
+            if len(text) > MAX_COLUMNS:
+                yield f"{path}:{i + 1} ({len(text)} columns)"
+
+
 def main():
     top = int(sys.argv[sys.argv.index("--top") + 1]) if "--top" in sys.argv else 10
     root = Path(__file__).resolve().parent.parent
@@ -81,9 +93,10 @@ def main():
         print(f"  {n:5d}  {path}:{line}  {name}")
     long_files = [f for n, f in file_sizes if n > MAX_FILE_LINES]
     long_functions = [f"{p}:{l} {name}" for n, p, l, name in functions if n > MAX_FUNCTION_LINES]
-    for what in long_files + long_functions:
+    wide = list(wide_lines(root, files))
+    for what in long_files + long_functions + wide:
         print(f"too long: {what}")
-    return 1 if long_files or long_functions else 0
+    return 1 if long_files or long_functions or wide else 0
 
 
 if __name__ == "__main__":

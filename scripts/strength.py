@@ -107,7 +107,8 @@ def report(label, rows, as_json):
     depth = sorted(r["depth"] for r in rows)[n // 2]
     wall = sum(r["wall"] for r in rows) / n
     order = ["0", "1", "2", "3-4", "5-8", "9+"]
-    print(f"{label:34} {n:4} positions: {mean:5.2f} seeds lost a move, {losses.count(0):3} optimal, "
+    print(f"{label:34} {n:4} positions: {mean:5.2f} seeds lost a move, "
+          f"{losses.count(0):3} optimal, "
           f"{given:2} given away; losses " +
           " ".join(f"{k}:{dist.get(k, 0)}" for k in order) +
           f"; median depth {depth}, {wall:.2f} s a move", flush=True)

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "solver/rules.h"
+#include "game/rules.h"
 #include "solver/solver.h"
 
 namespace kalah {

@@ -5,7 +5,7 @@
 #include <array>
 #include <type_traits>
 
-#include "solver/any_board.h"
+#include "game/any_board.h"
 #include "solver/heuristic_table.h"
 
 namespace kalah {
@@ -52,8 +52,8 @@ class Deepening {
       : rules_(rules),
         options_(options),
         table_(options.table_bytes),
-        pv_(static_cast<size_t>(options.max_depth + 2)),
-        root_pvs_(static_cast<size_t>(rules.pits)) {}
+        plies_(static_cast<size_t>(options.max_depth + 2)),
+        root_plies_(static_cast<size_t>(rules.pits)) {}
 
   Estimate run(const B& b, const EstimateProgress& progress) {
     Estimate out;
@@ -97,15 +97,16 @@ class Deepening {
   }
 
   // Fail-soft negamax with null windows after the first move; `solved`: the value is a proven
-  // bound (exact inside the window). A node searched with an open window (a PV node) takes no
+  // bound (exact inside the window). A node searched with an open window (on the line) takes no
   // cut from the table but a solved entry's, so that its line is the one its value was searched
   // along: a cut from a deeper entry would graft another line's value onto a shorter one.
   int search(const B& b, int depth, int alpha, int beta, bool& solved) {
     ++nodes_;
-    if (stopping_ && options_.stop && options_.stop->raised()) throw SearchInterrupted(options_.stop->reason());
+    if (stopping_ && options_.stop && options_.stop->raised())
+      throw SearchInterrupted(options_.stop->reason());
     const int ply = root_depth_ - depth;
-    pv_[ply].clear();
-    const bool pv_node = beta - alpha > 1;
+    plies_[ply].clear();
+    const bool open_window = beta - alpha > 1;
     const auto [mover, opponent] = rows(rules_, b);
     solved = true;
     if (is_terminal(rules_, mover, opponent)) return terminal_value(rules_, mover, opponent);
@@ -116,7 +117,7 @@ class Deepening {
     int first = -1;
     if (const Entry* e = table_.find(key)) {
       first = e->best;
-      if (e->depth >= depth && (!pv_node || e->depth == kSolved)) {
+      if (e->depth >= depth && (!open_window || e->depth == kSolved)) {
         solved = e->depth == kSolved;
         if (e->bound == kExact) return e->value;
         if (e->bound == kLower) alpha = std::max(alpha, static_cast<int>(e->value));
@@ -148,7 +149,7 @@ class Deepening {
       if (v > best) {
         best = v;
         best_pit = kids[i].pit;
-        if (v > alpha && v < beta) follow(pv_[ply], kids[i].pit, ply + 1);
+        if (v > alpha && v < beta) follow(plies_[ply], kids[i].pit, ply + 1);
         alpha = std::max(alpha, v);
         if (v >= beta) break;
       }
@@ -160,25 +161,25 @@ class Deepening {
   }
 
   // A principal variation: `pit`, then the one the child at `ply` was valued along.
-  void follow(std::vector<int>& pv, int pit, int ply) const {
-    pv.assign(1, pit);
-    pv.insert(pv.end(), pv_[ply].begin(), pv_[ply].end());
+  void follow(std::vector<int>& pits, int pit, int ply) const {
+    pits.assign(1, pit);
+    pits.insert(pits.end(), plies_[ply].begin(), plies_[ply].end());
   }
 
   // A move's line: the principal variation its value was searched along, then, where that
   // stopped at a solved entry, the table's best moves while it has them, up to the iteration's
   // depth, a finished game or the database (which has no moves to give).
-  Line line_of(const B& b, const std::vector<int>& pv, int plies) const {
-    Line line{{pv[0]}};
-    auto r = play(rules_, b, pv[0]);
+  Line line_of(const B& b, const std::vector<int>& pits, int plies) const {
+    Line line{{pits[0]}};
+    auto r = play(rules_, b, pits[0]);
     for (int ply = 1; ply < plies; ++ply) {
       const auto [mover, opponent] = rows(rules_, r.board);
       if (is_terminal(rules_, mover, opponent)) break;
       if constexpr (std::is_same_v<B, Board>)
         if (options_.leaves && mover + opponent <= options_.leaves->max_seeds()) break;
       int pit = -1;
-      if (static_cast<size_t>(ply) < pv.size()) {
-        pit = pv[ply];
+      if (static_cast<size_t>(ply) < pits.size()) {
+        pit = pits[ply];
       } else if (const Entry* e = table_.find(key_of(r.board))) {
         pit = e->best;
       }
@@ -192,8 +193,8 @@ class Deepening {
     return line;
   }
   void add_lines(const B& b, Estimate& e) const {
-    for (MoveEstimate& m : e.moves) m.line = line_of(b, root_pvs_[m.pit], e.depth);
-    if (e.pit >= 0) e.line = line_of(b, root_pvs_[e.pit], e.depth);
+    for (MoveEstimate& m : e.moves) m.line = line_of(b, root_plies_[m.pit], e.depth);
+    if (e.pit >= 0) e.line = line_of(b, root_plies_[e.pit], e.depth);
   }
 
   // A move's value kept within what is proven of it.
@@ -228,9 +229,9 @@ class Deepening {
         }
         // A value inside its window was searched along a line; a bound has the table's.
         if (options_.every_move || (v > a && v < beta))
-          follow(root_pvs_[kids[i].pit], kids[i].pit, 1);
+          follow(root_plies_[kids[i].pit], kids[i].pit, 1);
         else
-          root_pvs_[kids[i].pit].assign(1, kids[i].pit);
+          root_plies_[kids[i].pit].assign(1, kids[i].pit);
         v = within_proven(kids[i].pit, v);
         all_solved = all_solved && s;
         e.moves.push_back({kids[i].pit, v, s && options_.every_move, {}});
@@ -256,9 +257,9 @@ class Deepening {
   const Rules& rules_;
   const HeuristicOptions& options_;
   Table table_;
-  // pv_[ply]: the principal variation below the node being searched at that ply (a triangular
-  // table); root_pvs_[pit]: the root move's, from its last search.
-  std::vector<std::vector<int>> pv_, root_pvs_;  // int: AnyBoard rows pass 127 pits
+  // plies_[ply]: the line (principal variation) below the node being searched at that ply, a pit
+  // a ply (a triangular table); root_plies_[pit]: the root move's, from its last search.
+  std::vector<std::vector<int>> plies_, root_plies_;  // int: AnyBoard rows pass 127 pits
   int root_depth_ = 0;
   uint64_t nodes_ = 0;
   bool stopping_ = false;  // checks the stop flag

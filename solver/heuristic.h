@@ -16,10 +16,10 @@
 #include <functional>
 #include <vector>
 
+#include "base/stop.h"
+#include "game/rules.h"
+#include "game/value.h"
 #include "solver/leaf_values.h"
-#include "solver/rules.h"
-#include "solver/stop.h"
-#include "solver/value.h"
 
 namespace kalah {
 
@@ -41,8 +41,8 @@ struct HeuristicOptions {
 using Line = std::vector<std::vector<int>>;
 
 struct MoveEstimate {
-  int pit = 0;      // 0-based
-  int value = 0;    // the move's value at the iteration's depth (V, stores left out)
+  int pit = 0;    // 0-based
+  int value = 0;  // the move's value at the iteration's depth (V, stores left out)
   bool exact = false;
   Line line;  // the move, then the moves the search expects (its principal variation)
 };

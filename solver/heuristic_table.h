@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "solver/any_board.h"
-#include "solver/huge_array.h"
-#include "solver/rules.h"
+#include "base/huge_array.h"
+#include "game/any_board.h"
+#include "game/rules.h"
 
 namespace kalah::heuristic_table {
 
@@ -63,10 +63,10 @@ class Table {
   }
   void store(const Key& k, int value, uint8_t depth, Bound bound, int best) {
     Entry* e = &entries_[2 * (slot_hash(k) & mask_)];
-    Entry* slot = e[0].key == k                ? &e[0]
-                  : e[1].key == k              ? &e[1]
+    Entry* slot = e[0].key == k              ? &e[0]
+                  : e[1].key == k            ? &e[1]
                   : e[0].depth <= e[1].depth ? &e[0]
-                                               : &e[1];
+                                             : &e[1];
     *slot = {k, static_cast<int16_t>(value), depth, bound, static_cast<int16_t>(best)};
   }
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah {
 

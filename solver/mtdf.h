@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "solver/value.h"
+#include "game/value.h"
 
 namespace kalah {
 

@@ -69,7 +69,7 @@ void settle_within(MarginTests& tests, Bounds& m, int reach, int leaning) {
       beta = -reach;  // fails when the margin is below the window
     else if (m.upper > reach)
       beta = reach + 1;  // succeeds when it is above
-    else  // inside: MTD(f)
+    else                 // inside: MTD(f)
       beta = std::clamp(guess, m.lower + 1, m.upper);
     const Bounds proven = tests.test(beta);
     m.lower = std::max(m.lower, proven.lower);
@@ -98,14 +98,14 @@ PieAnalysis pie_value(const Rules& rules, const Position& p, const MarginTestsFo
         o.after, over ? terminal_value(rules, o.after.board)
                       : heuristic_search(rules, o.after.board, estimate_options).value);
     estimate.push_back(sign.back() * margin);
-    pie.openings.push_back(
-        {o.turn, 0, over ? Bounds{estimate.back(), estimate.back()} : Bounds{-total, total}, false});
+    pie.openings.push_back({o.turn, 0,
+                            over ? Bounds{estimate.back(), estimate.back()} : Bounds{-total, total},
+                            false});
   }
   std::vector<int> order(first.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return std::abs(estimate[a]) < std::abs(estimate[b]);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return std::abs(estimate[a]) < std::abs(estimate[b]); });
   // The best |w| so far, and its opening: the first found, not the first listed (proving that
   // no opening listed before it ties would be a test at the value for each of them).
   int near = total + 1, best = -1;

@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
+#include "game/rules.h"
+#include "game/value.h"
 #include "solver/analysis.h"
-#include "solver/rules.h"
-#include "solver/value.h"
 
 namespace kalah {
 

@@ -23,8 +23,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "game/rules.h"
 #include "solver/leaf_values.h"
-#include "solver/rules.h"
 #include "solver/solver.h"
 
 namespace kalah {

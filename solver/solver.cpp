@@ -63,22 +63,22 @@ bool Solver::must_leave() {
   }
   for (const StopFlag* flag : {stop_, cancel_})
     if (flag && flag->raised()) throw SearchInterrupted(flag->reason());  // it ends the search
-  if (pause_ && pause_->raised()) {
-    left_ = StopReason::kPause;
+  if (pause_ && pause_->load(std::memory_order_relaxed)) {
+    left_ = Leave::kPause;
     return true;
   }
   if (!table_.shared()) return false;
   // A shared table grows only with every thread out of it: its searches return, to run again.
   table_.add_lost_work(std::exchange(lost_work_, 0));
   if (leaves_for_growth_ && table_.growth_wanted()) {
-    left_ = StopReason::kGrow;
+    left_ = Leave::kGrow;
     return true;
   }
   return false;
 }
 
 void Solver::check_stayed(const char* call) const {
-  if (left_ != StopReason::kNone)
+  if (left_ != Leave::kNone)
     throw std::logic_error(std::string(call) +
                            ": a solver that leaves its table for a pause or growth searches "
                            "with search() alone");
@@ -186,7 +186,7 @@ int Solver::order(Children& children, int table_move, Node& node) {
 }
 
 int Solver::search(const Board& b, int alpha, int beta) {
-  left_ = StopReason::kNone;
+  left_ = Leave::kNone;
   if (is_terminal(rules_, b)) {
     ++nodes_;
     return terminal_value(rules_, b);
@@ -228,9 +228,9 @@ int Solver::search(const Board& b, int s, int alpha, int beta) {
     const MoveResult& r = children.result[c];
     const Window w = child_window(r, node.alpha, node.beta);
     const int v = search(r.board, s - r.gain, w.alpha, w.beta);
-    if (left_ == StopReason::kNone) node.record(move_value(r, v), children.pit[c]);
+    if (left_ == Leave::kNone) node.record(move_value(r, v), children.pit[c]);
   };
-  const auto go_on = [&] { return !node.cut() && left_ == StopReason::kNone; };
+  const auto go_on = [&] { return !node.cut() && left_ == Leave::kNone; };
   if (!table_.shared() || !tabled) {
     for (int i = 0; i < count && go_on(); ++i) search_child(i);
   } else {
@@ -255,7 +255,7 @@ int Solver::search(const Board& b, int s, int alpha, int beta) {
     }
     for (int k = 0; k < later && go_on(); ++k) search_child(deferred[k]);
   }
-  if (left_ != StopReason::kNone) return 0;
+  if (left_ != Leave::kNone) return 0;
 
   const int best = node.best;
   const int lo = best >= beta0 ? best : best > alpha0 ? best : -s;

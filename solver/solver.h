@@ -10,13 +10,21 @@
 #include <cstdint>
 #include <memory>
 
+#include "base/stop.h"
+#include "game/rules.h"
+#include "game/value.h"
 #include "solver/leaf_values.h"
-#include "solver/rules.h"
-#include "solver/stop.h"
 #include "solver/transposition_table.h"
-#include "solver/value.h"
 
 namespace kalah {
+
+// Why a search left its table and returned early without its answer: no end and no stop
+// (base/stop.h), since its caller acts and searches again.
+enum class Leave : uint8_t {
+  kNone,   // it has its answer
+  kPause,  // a checkpoint is due: every thread leaves the table, then the search goes on
+  kGrow,   // the shared table grows: every thread leaves it, then the search goes on
+};
 
 // One search thread: its own table and counters. Not thread-safe; run one per thread.
 class Solver {
@@ -40,9 +48,9 @@ class Solver {
   // V == r; unless the search left the table (left_table()), when it proves nothing.
   int search(const Board& b, int alpha, int beta);
   // Why the last search() returned without its answer, for the caller to act on and search
-  // again: kPause (a checkpoint is due) or kGrow (the shared table grows); kNone when it has
-  // its answer. value(), move_reaches() and proving_move() never leave (std::logic_error).
-  StopReason left_table() const { return left_; }
+  // again; Leave::kNone when it has its answer. value(), move_reaches() and proving_move()
+  // never leave (std::logic_error).
+  Leave left_table() const { return left_; }
   // Whether playing `pit` on b is worth at least v to the mover (one null-window search).
   bool move_reaches(const Board& b, int pit, int v);
   // A pit whose move is worth at least v to the mover, or -1 when V(b) < v: the moves in search
@@ -62,7 +70,7 @@ class Solver {
   // must grow makes search() return early instead, left_table() saying why.
   void set_stop_flag(const StopFlag* stop) { stop_ = stop; }
   void set_cancel_flag(const StopFlag* cancel) { cancel_ = cancel; }
-  void set_pause_flag(const StopFlag* pause) { pause_ = pause; }
+  void set_pause_flag(const std::atomic<bool>* pause) { pause_ = pause; }
   // The only thread in a shared table (reading it once the search is over) does not leave it
   // for its growth: the table grows before the next search.
   void stay_for_growth() { leaves_for_growth_ = false; }
@@ -102,10 +110,10 @@ class Solver {
   int untabled_seeds_;
   const StopFlag* stop_ = nullptr;
   const StopFlag* cancel_ = nullptr;
-  const StopFlag* pause_ = nullptr;
+  const std::atomic<bool>* pause_ = nullptr;
   uint64_t nodes_ = 0, probes_ = 0;
-  uint64_t lost_work_ = 0;  // work evicted from a shared table, not yet reported to it
-  StopReason left_ = StopReason::kNone;  // why the last search() left the table
+  uint64_t lost_work_ = 0;     // work evicted from a shared table, not yet reported to it
+  Leave left_ = Leave::kNone;  // why the last search() left the table
   std::atomic<uint64_t>* counter_ = nullptr;
   uint64_t counted_ = 0;  // nodes_ as last added to *counter_
   bool leaves_for_growth_ = true;

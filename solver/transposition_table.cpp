@@ -141,8 +141,8 @@ std::vector<TranspositionTable::Entry> TranspositionTable::costliest(size_t most
   std::vector<Entry> out;
   for (size_t i = 0; i <= mask_; ++i)
     for (const Entry& e : buckets_[i].e)
-      if (with_bounds(e) && e.work >= threshold) out.push_back(Entry{e.key, e.lo, e.hi, e.move,
-                                                                      e.work, 0});
+      if (with_bounds(e) && e.work >= threshold)
+        out.push_back(Entry{e.key, e.lo, e.hi, e.move, e.work, 0});
   return out;
 }
 

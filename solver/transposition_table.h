@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/huge_array.h"
-#include "solver/rules.h"
+#include "base/huge_array.h"
+#include "game/rules.h"
 
 namespace kalah {
 
@@ -64,7 +64,7 @@ class TranspositionTable {
 
   size_t capacity() const { return 2 * (mask_ + 1); }
 
-  // Checkpoints (solver/parallel_search.h), with no thread in the table. The entries with
+  // Checkpoints (parallel/parallel_search.h), with no thread in the table. The entries with
   // bounds, costliest first when cut to `most`: those whose work is at least the least work
   // that keeps them within `most`.
   std::vector<Entry> costliest(size_t most) const;

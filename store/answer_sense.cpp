@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "solver/notation.h"
+#include "game/notation.h"
 
 namespace kalah {
 namespace {

@@ -4,15 +4,14 @@
 
 #include <string>
 
+#include "game/rules.h"
 #include "solver/analysis.h"
-#include "solver/rules.h"
 
 namespace kalah {
 
 // "pit:value:turn" of every move (`moves`) and the best line's turns (`line`), into a; false when
 // a word is malformed or a pit or value out of range.
-bool read_moves(const Rules& rules, const std::string& moves, const std::string& line,
-                Analysis& a);
+bool read_moves(const Rules& rules, const std::string& moves, const std::string& line, Analysis& a);
 
 // What is wrong with an analysis of p, or "" when it makes sense: the game's end as the rules
 // say, every legal move once in pit order with its turn starting at its pit and a value the

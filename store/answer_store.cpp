@@ -16,9 +16,9 @@
 #include "base/atomic_file.h"
 #include "base/checksum.h"
 #include "base/regular_file.h"
+#include "game/notation.h"
+#include "game/rules.h"
 #include "store/answer_sense.h"
-#include "db/file_names.h"
-#include "solver/notation.h"
 
 namespace kalah {
 namespace fs = std::filesystem;
@@ -123,9 +123,9 @@ std::optional<std::pair<Position, StoredAnswer>> AnswerStore::read_file(const st
     if (!out) v = ours(path) || why.rfind(kNotKeyed, 0) != 0 ? Verdict::kBad : Verdict::kOtherKey;
   } else {
     why = f.why;
-    v = f.status == FileRead::Status::kMissing ? Verdict::kMissing
+    v = f.status == FileRead::Status::kMissing                ? Verdict::kMissing
         : f.status == FileRead::Status::kTooBig && ours(path) ? Verdict::kBad
-        : f.status == FileRead::Status::kTooBig              ? Verdict::kOtherKey
+        : f.status == FileRead::Status::kTooBig               ? Verdict::kOtherKey
                                                               : Verdict::kUnreadable;
   }
   if (verdict) *verdict = v;
@@ -193,8 +193,8 @@ std::optional<StoredAnswer> AnswerStore::find(const Position& p) const {
               "): answering again, the record kept");
       } else {
         std::call_once(told_other_, [&] {
-          note_("leaving the answer records of other keys in " + dir_ + " alone (this key: " +
-                key_.id() + ")");
+          note_("leaving the answer records of other keys in " + dir_ +
+                " alone (this key: " + key_.id() + ")");
         });
       }
     }

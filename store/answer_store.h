@@ -7,16 +7,16 @@
 // hash collision is refused), the analysis and a keyed hash of all of it (store/keyed_hash.h): a
 // record kalah did not write with the user's key is never believed. Several users (several keys)
 // share a directory without touching each other's records: each reads and writes only the names
-// of its own key (and reads, never removes, the <hash>.answer names of format 2's first release). A record is also checked for sense (the value
-// is the best move's, every move's value lies within the seeds in play, its turn starts with its
-// pit, the best line starts with a best move). A file appears whole or not at all (AtomicFile), so
-// any number of processes read and write at once without locks. A record of this key read whole
-// and proven damaged, forged, truncated or foreign is refused and removed, with a note, and the
-// caller computes the answer again; one that cannot be read now (too many open files, a FIFO at
-// its name) is not a verdict: it is left as it is, and the answer computed.
-// Answers are evicted least recently used first (a hit touches the file) once the directory holds
-// more than its bound; records of the opening book (kalah book build) are never evicted. A store
-// that cannot be written (a read-only directory) still answers what it holds.
+// of its own key (and reads, never removes, the <hash>.answer names of format 2's first release). A
+// record is also checked for sense (the value is the best move's, every move's value lies within
+// the seeds in play, its turn starts with its pit, the best line starts with a best move). A file
+// appears whole or not at all (AtomicFile), so any number of processes read and write at once
+// without locks. A record of this key read whole and proven damaged, forged, truncated or foreign
+// is refused and removed, with a note, and the caller computes the answer again; one that cannot be
+// read now (too many open files, a FIFO at its name) is not a verdict: it is left as it is, and the
+// answer computed. Answers are evicted least recently used first (a hit touches the file) once the
+// directory holds more than its bound; records of the opening book (kalah book build) are never
+// evicted. A store that cannot be written (a read-only directory) still answers what it holds.
 //
 // Record format 2 (1 had an unkeyed checksum; its records are refused and recomputed):
 //
@@ -125,7 +125,7 @@ class AnswerStore {
   const RecordKey& key_;
   Note note_;
   uint64_t max_bytes_;
-  mutable std::once_flag told_;  // where the answers go, at the first write
+  mutable std::once_flag told_;        // where the answers go, at the first write
   mutable std::once_flag told_other_;  // that other keys' records are left alone
   mutable std::atomic<uint64_t> answer_bytes_{0};
   mutable std::once_flag counted_;

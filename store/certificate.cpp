@@ -5,9 +5,10 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
+#include "base/compress.h"
 #include "db/file_names.h"
+#include "game/notation.h"
 #include "kalah/version.h"
-#include "solver/notation.h"
 
 namespace kalah {
 

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "base/stop.h"
 #include "db/database.h"
-#include "solver/rules.h"
-#include "solver/stop.h"
+#include "game/rules.h"
 
 namespace kalah {
 
@@ -40,7 +40,7 @@ struct CertificateHeader {
 };
 
 // Writes the certificate atomically (AtomicFile); returns its size in bytes. Throws
-// DatabaseError naming the file on an I/O error.
+// FileError naming the file on an I/O error.
 uint64_t write_certificate(const std::string& path, const CertificateHeader& h,
                            const std::vector<uint8_t>& moves);
 

@@ -12,11 +12,12 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
+#include "base/compress.h"
+#include "base/file_error.h"
+#include "base/le_bytes.h"
 #include "base/regular_file.h"
-#include "db/file_names.h"
-#include "db/layer_file.h"
-#include "db/le_bytes.h"
-#include "solver/notation.h"
+#include "game/notation.h"
+#include "game/rules.h"
 
 namespace kalah {
 namespace {
@@ -64,7 +65,7 @@ std::string checkpoint_path(const std::string& dir, const Rules& rules, const Bo
 void make_checkpoint_dir(const std::string& dir) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
-  if (error) throw DatabaseError(dir + ": cannot create: " + error.message());
+  if (error) throw FileError(dir + ": cannot create: " + error.message());
 }
 
 void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
@@ -252,7 +253,7 @@ std::unique_ptr<Checkpoints> open_checkpoints(const std::string& dir, double sec
   c->checkpointing.save = [dir, rules, b, stores, full, note](const SearchState& s) {
     try {
       write_checkpoint(dir, rules, b, s);
-    } catch (const DatabaseError& e) {  // a full or read-only disk: the search is worth more
+    } catch (const FileError& e) {  // a full or read-only disk: the search is worth more
       if (note) note(std::string("cannot save the checkpoint (the search goes on): ") + e.what());
       return;
     }

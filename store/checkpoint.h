@@ -1,12 +1,11 @@
 // checkpoint.h: a long solve's progress in a file (`kalah solve --checkpoint DIR`, docs/design.md
-// §7): the SearchState of solver/search_run.h for one board of one rule variant.
+// §7): the SearchState of parallel/search_run.h for one board of one rule variant.
 //
-// DIR/<variant>-<16 hex digits: the board's hash>.<key id>.checkpoint (one file a key: several users
-// or keys sharing DIR never overwrite each other's; store/keyed_hash.h), format version 2: text
-// lines, then
-// the table entries as one zstd frame (content size and checksum), 2m + 6 bytes each: the board
-// (the mover's pits, then the opponent's), lo and hi (int16, little endian), the move (int8, -1
-// for none) and log2 of the work (uint8):
+// DIR/<variant>-<16 hex digits: the board's hash>.<key id>.checkpoint (one file a key: several
+// users or keys sharing DIR never overwrite each other's; store/keyed_hash.h), format version 2:
+// text lines, then the table entries as one zstd frame (content size and checksum), 2m + 6 bytes
+// each: the board (the mover's pits, then the opponent's), lo and hi (int16, little endian), the
+// move (int8, -1 for none) and log2 of the work (uint8):
 //
 //   kalah checkpoint 2
 //   rules m=6 capture=empty end=immediate remainder=owner
@@ -30,8 +29,8 @@
 #include <optional>
 #include <string>
 
-#include "solver/rules.h"
-#include "solver/search_run.h"
+#include "game/rules.h"
+#include "parallel/search_run.h"
 #include "store/keyed_hash.h"
 
 namespace kalah {
@@ -39,11 +38,11 @@ namespace kalah {
 std::string checkpoint_path(const std::string& dir, const Rules& rules, const Board& b,
                             const RecordKey& key = RecordKey::user());
 
-// Creates dir and its parents when missing (DatabaseError when it cannot): a solve checks it
+// Creates dir and its parents when missing (FileError when it cannot): a solve checks it
 // before its first hour of search, not at its first save.
 void make_checkpoint_dir(const std::string& dir);
 
-// Creates dir when missing. Throws DatabaseError naming the file on an I/O error, and
+// Creates dir when missing. Throws FileError naming the file on an I/O error, and
 // std::runtime_error when there is no key (store/keyed_hash.h).
 void write_checkpoint(const std::string& dir, const Rules& rules, const Board& b,
                       const SearchState& state, const RecordKey& key = RecordKey::user());
@@ -62,7 +61,7 @@ std::optional<SearchState> parse_checkpoint(const std::string& data, const Rules
 // it. `note` is told (a line each) what the run resumes from, each save, and a file it cannot
 // trust, which is ignored. `full`: for a full analysis, whose notes estimate what remains. A save
 // that fails (a full disk) is said to `note` and the search goes on: the next save tries again.
-// Throws DatabaseError when dir cannot be created or written.
+// Throws FileError when dir cannot be created or written.
 struct Checkpoints {
   std::optional<SearchState> resumed;
   Checkpointing checkpointing;

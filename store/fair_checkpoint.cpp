@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include "base/atomic_file.h"
+#include "base/file_error.h"
 #include "base/regular_file.h"
-#include "db/file_names.h"
-#include "db/layer_file.h"
-#include "solver/notation.h"
+#include "game/notation.h"
+#include "game/rules.h"
 #include "store/checkpoint.h"
 
 namespace kalah {
@@ -25,9 +25,9 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
   const std::string name = "fair-" + variant_name(rules) + "-s" + std::to_string(seeds) + "-k" +
                            std::to_string(moved) + "." + key.id() + ".log";
   path_ = dir + "/" + name;
-  lock_ = std::make_unique<WriterLock>(
-      path_ + ".lock", "the fair log " + path_ + " is written",
-      ": one run a log (wait for it, or give another --checkpoint)");
+  lock_ =
+      std::make_unique<WriterLock>(path_ + ".lock", "the fair log " + path_ + " is written",
+                                   ": one run a log (wait for it, or give another --checkpoint)");
   header_ = "kalah fair checkpoint 1 m=" + std::to_string(m_) + " " + describe(rules) +
             " seeds=" + std::to_string(seeds) + " moved=" + std::to_string(moved);
   std::map<std::string, FairCandidate*> by_text;
@@ -36,7 +36,7 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
   // A line a candidate, each under 256 bytes: a bigger file is no log of this run.
   const FileRead f = read_regular_file(path_, 4096 + 256 * candidates.size());
   if (f.status != FileRead::Status::kRead && f.status != FileRead::Status::kMissing)
-    throw DatabaseError(path_ + ": " + f.why);
+    throw FileError(path_ + ": " + f.why);
   std::string kept = header_ + "\n", text;
   size_t ignored = 0;
   std::istringstream in(f.text);
@@ -69,7 +69,7 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
   out.write(kept.data(), kept.size());
   out.commit();
   file_ = std::fopen(path_.c_str(), "a");
-  if (!file_) throw DatabaseError(path_ + ": cannot open for appending");
+  if (!file_) throw FileError(path_ + ": cannot open for appending");
 }
 
 FairCheckpoint::~FairCheckpoint() {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "base/dir_lock.h"
-#include "solver/fair.h"
+#include "parallel/fair.h"
 #include "store/keyed_hash.h"
 
 namespace kalah {
@@ -32,7 +32,7 @@ class FairCheckpoint {
  public:
   // Opens (creating DIR and the log when missing) the log of this run and fills in the bounds of
   // the candidates it holds; the lines it ignores are said to `note`, one line in all. Rewrites
-  // the log with the lines it trusted. Throws DatabaseError when DIR cannot be written, when the
+  // the log with the lines it trusted. Throws FileError when DIR cannot be written, when the
   // log is not a regular file or larger than its candidates' lines can be, and when another run
   // is writing it.
   FairCheckpoint(const std::string& dir, const Rules& rules, int seeds, int moved,

@@ -1,5 +1,5 @@
 // json_check.h: an independent check that a text is one well-formed JSON value in well-formed
-// UTF-8, for the tests and the JSON fuzz target (written apart from query/json.cpp on purpose).
+// UTF-8, for the tests and the JSON fuzz target (written apart from base/json.cpp on purpose).
 #pragma once
 
 #include <cctype>

@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah::test {
 

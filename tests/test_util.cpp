@@ -13,8 +13,8 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "db/builder.h"
-#include "solver/rank.h"
+#include "db/rank.h"
+#include "retrograde/builder.h"
 
 namespace kalah::test {
 

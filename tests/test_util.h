@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "db/layer_file.h"
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah::test {
 

@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     const long nodes = engine.nodes(), probes = engine.probes();
     const int value = mine - theirs + engine.search(b, -1000, 1000);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const int library = db.analyse(argv[i]).value;
     std::printf("%s: %+d (engine: %ld nodes, %ld database probes, %.3f s); library %+d\n", argv[i],
                 value, engine.nodes() - nodes, engine.probes() - probes, s, library);

@@ -64,11 +64,11 @@ struct Rules {
 
 // How far a search has come (Options::progress).
 struct Progress {
-  double seconds = 0;        // since the call began
-  uint64_t nodes = 0;        // searched so far
-  int lower = 0, upper = 0;  // proven on the final margin for the player to move
-  int done = 0, total = 0;   // a full analysis: moves valued exactly, of all (fair(): candidates
-                             // settled, or certificates written, of all)
+  double seconds = 0;           // since the call began
+  uint64_t nodes = 0;           // searched so far
+  int lower = 0, upper = 0;     // proven on the final margin for the player to move
+  int done = 0, total = 0;      // a full analysis: moves valued exactly, of all (fair(): candidates
+                                // settled, or certificates written, of all)
   std::optional<int> estimate;  // the heuristic's estimate of the final margin, within the bounds
   int estimate_depth = 0;       // the plies it looked ahead
   std::string json;             // this report as one line of JSON (docs/json.md, "progress")
@@ -97,10 +97,10 @@ struct Options {
 
 // How fair() works.
 struct FairOptions {
-  int moved = 2;        // candidates within this many seeds moved from the start (1..3)
-  bool exact = false;   // every candidate's value, not only its sign (about 9 times slower)
-  int threads = 0;      // worker threads of this call (a oneTBB arena); 0 = every core
-  double timeout = 0;   // seconds, 0 or infinity = none: the candidates settled by then
+  int moved = 2;             // candidates within this many seeds moved from the start (1..3)
+  bool exact = false;        // every candidate's value, not only its sign (about 9 times slower)
+  int threads = 0;           // worker threads of this call (a oneTBB arena); 0 = every core
+  double timeout = 0;        // seconds, 0 or infinity = none: the candidates settled by then
   std::string checkpoint;    // a directory: keep each settled candidate there, resume from it
   std::string certificates;  // a directory: prove each fair start's value 0 by a certificate
   // Told, one call at a time, as each candidate is settled (`done` of `total`) and each
@@ -178,22 +178,22 @@ struct Move {
 struct Analysis {
   std::string position;  // side-relative
   std::string absolute;
-  int value = 0;                       // final margin for the player to move (exact: see below)
-  bool exact = true;                   // false when the search was stopped first: the value
-  int lower = 0, upper = 0;            //   lies in [lower, upper] (value = lower); else both are it
-  std::string stopped;                 // why not exact: "stop" (the flag) or "deadline" (timeout)
-  std::optional<int> estimate;         // not exact, with progress or a timeout: the heuristic's
-  int estimate_depth = 0;              //   estimate of the final margin and its depth, and the
+  int value = 0;                // final margin for the player to move (exact: see below)
+  bool exact = true;            // false when the search was stopped first: the value
+  int lower = 0, upper = 0;     //   lies in [lower, upper] (value = lower); else both are it
+  std::string stopped;          // why not exact: "stop" (the flag) or "deadline" (timeout)
+  std::optional<int> estimate;  // not exact, with progress or a timeout: the heuristic's
+  int estimate_depth = 0;       //   estimate of the final margin and its depth, and the
   std::vector<std::string> estimate_line;  // turns it expects from here (not proven)
-  std::string result;                  // "win", "draw" or "loss"
-  bool finished = false;               // the game is already over
-  std::vector<Move> moves;             // every legal move, by pit
-  std::vector<std::string> best_line;  // turns to the end of the game
-  std::vector<Opening> openings;       // Options::pie: every opening (value: the pie rule's)
-  std::string best_opening;            // Options::pie: the first opening reaching the value
-  std::string source;                  // "database", "store", "search" or "bounds" (stopped)
-  uint64_t nodes = 0;                  // search nodes or database look-ups
-  uint64_t probes = 0;                 // database probes
+  std::string result;                      // "win", "draw" or "loss"
+  bool finished = false;                   // the game is already over
+  std::vector<Move> moves;                 // every legal move, by pit
+  std::vector<std::string> best_line;      // turns to the end of the game
+  std::vector<Opening> openings;           // Options::pie: every opening (value: the pie rule's)
+  std::string best_opening;                // Options::pie: the first opening reaching the value
+  std::string source;                      // "database", "store", "search" or "bounds" (stopped)
+  uint64_t nodes = 0;                      // search nodes or database look-ups
+  uint64_t probes = 0;                     // database probes
   double seconds = 0;
   std::string json;  // this answer as one line of JSON, as `kalah solve --json` (docs/json.md)
 };
@@ -227,7 +227,7 @@ class KALAH_API Database {
   // calls (tb_probe_root). No text, no allocation; with the database resident (it fits half the
   // memory: a decoded copy mapped, docs/design.md §6) no lock either: a load of the block's
   // state and one of the value, where probe() parses text and checks every decoded copy per
-  // call (the README's cost section has the figures). The first probe of each block also checks
+  // call (docs/costs.md has the figures). The first probe of each block also checks
   // it (a 64 KiB hash). Thread-safe. A board with seeds beyond pit 2m throws
   // std::invalid_argument. Unlike probe(), it does not check after each call that no decoded
   // copy was changed under the process: call check_copies() once the search that used it is

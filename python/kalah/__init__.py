@@ -22,10 +22,10 @@ move under perfect play. Positions are a :class:`Position` or text as on the com
 ([(1, -8), (2, 4), (3, 0)], '2-3')
 
 A :class:`Game` holds a game record in the command line's notation (``"S:3-6 N:2"``) and the
-positions it passes through. Answers are dicts with the fields of ``kalah solve --json`` (docs/json.md), typed as
-:class:`Answer`. Bad input raises ValueError with the command line's message; a database that
-cannot be read or is damaged raises RuntimeError; Ctrl-C ends a search with KeyboardInterrupt.
-Every function releases the GIL while it works.
+positions it passes through. Answers are dicts with the fields of ``kalah solve --json``
+(docs/json.md), typed as :class:`Answer`. Bad input raises ValueError with the command line's
+message; a database that cannot be read or is damaged raises RuntimeError; Ctrl-C ends a search with
+KeyboardInterrupt. Every function releases the GIL while it works.
 """
 from __future__ import annotations
 
@@ -169,8 +169,8 @@ def solve(*, seeds: int, pits: int = 0, capture: _Optional[Capture] = None,
     core) or how many. value_only: the value alone (no moves, no line), far less work in big
     games. timeout: seconds (None, 0 or inf: no limit; any size is safe); when they run out the
     answer holds the bounds proven (``interrupted``, ``lower``, ``upper``; ``value`` too when
-    they meet) and the estimate of a heuristic search (``estimate``). pie: the pie rule (the opponent may swap
-    after the first turn): every opening and the best. progress: called with a
+    they meet) and the estimate of a heuristic search (``estimate``). pie: the pie rule (the
+    opponent may swap after the first turn): every opening and the best. progress: called with a
     :class:`Progress` dict as bounds are proven and the estimate improves (on this thread, at
     most every 50 ms; an exception it raises stops the search and is raised).
 

@@ -53,8 +53,9 @@ class Game:
     extra turns joined by dashes: ``"S:3-6 N:2"`` (``kalah solve --moves``, ``kalah play``).
 
     >>> g = Game(Position.start(pits=3, seeds=2))
-    >>> g.play(2).play(3).play(1)
-    Game.from_record('S:2-3 N:1', Position.from_string('2,2,2,0,2,2,2,0,S', capture='standard', end='immediate', remainder='owner'))
+    >>> g.play(2).play(3).play(1)  # doctest: +NORMALIZE_WHITESPACE
+    Game.from_record('S:2-3 N:1', Position.from_string('2,2,2,0,2,2,2,0,S', capture='standard',
+                                                       end='immediate', remainder='owner'))
     >>> str(g), g.position.to_move, len(g.positions)    # N:1 ends in North's store
     ('S:2-3 N:1', 'N', 4)
     >>> Game.from_record("S:2-3 N:1", g.start) == g

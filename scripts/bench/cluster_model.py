@@ -3,7 +3,7 @@
 
 Every input is either measured on the 2-core development machine (scripts/bench/mpi_build.sh) or an
 assumption about the cluster; both are arguments, so the model can be rerun with other figures.
-The row-pair balance is computed exactly, with the same assignment as db/partition.cpp.
+The row-pair balance is computed exactly, with the same assignment as retrograde/partition.cpp.
 
 Usage: scripts/bench/cluster_model.py [--machines 16] [--cores 64] [--link-gbit 100] ...
 """
@@ -19,7 +19,7 @@ def layer_size(s):
 
 def partition(top, processes):
     """Boards per process of each layer 0..top: row pairs whole, largest first to the least loaded
-    in the layer, ties to the one holding least so far (db/partition.cpp)."""
+    in the layer, ties to the one holding least so far (retrograde/partition.cpp)."""
     rows = lambda k: comb(k + M - 1, M - 1)
     held = [0] * processes
     loads = []
@@ -50,8 +50,8 @@ def main():
                         "memory system (this VM's 2 cores keep 0.99 each)")
     # Measured here (scripts/bench/mpi_build.sh 24; see docs/cluster.md).
     a.add_argument("--core-ns", type=float, default=130,
-                   help="core-nanoseconds a board over processes, exchanges included (2 processes on 2 "
-                        "cores, m = 6 up to 24 seeds)")
+                   help="core-nanoseconds a board over processes, exchanges included "
+                        "(2 processes on 2 cores, m = 6 up to 24 seeds)")
     a.add_argument("--far-bytes", type=float, default=22.0,
                    help="bytes exchanged a board when every lower-layer child is far (the "
                         "measured bytes a board at P processes are about this times (P-1)/P)")

@@ -7,10 +7,10 @@ usage: scripts/bench/probe.py [DIR [CAPTURE]]   (default: a 6-pit, 16-seed empty
     scripts/build.sh -DKALAH_EXPERIMENTS=ON)
 
 Draws 100,000 positions the database holds (random legal play from the starts of Kalah(m, n), a
-fixed seed, kept once their pits hold at most the top layer's seeds),
-then times, per call: C++ Database::probe_board over the list and on one board again and again
-(build/tools/bench/kalah-probe-bench, built with -DKALAH_EXPERIMENTS=ON), and Python's db.probe() in a plain loop over the same list,
-with Position objects (the board-level path) and with text.
+fixed seed, kept once their pits hold at most the top layer's seeds), then times, per call: C++
+Database::probe_board over the list and on one board again and again
+(build/tools/bench/kalah-probe-bench, built with -DKALAH_EXPERIMENTS=ON), and Python's db.probe() in
+a plain loop over the same list, with Position objects (the board-level path) and with text.
 """
 import json
 import os
@@ -64,8 +64,8 @@ def main():
             f.write("\n".join(texts) + "\n")
         rounds = 10
         cpp = json.loads(subprocess.run(
-            [os.path.join(BUILD, "tools", "bench", "kalah-probe-bench"), directory, capture, listing,
-             str(rounds)], check=True, capture_output=True, text=True).stdout)
+            [os.path.join(BUILD, "tools", "bench", "kalah-probe-bench"), directory, capture,
+             listing, str(rounds)], check=True, capture_output=True, text=True).stdout)
         probe = db.probe
         for p in ps:  # warm, as the C++ side is
             probe(p)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rawlings' 34-seed database on this machine (issue 50; README, "What it costs"): every board of
+# Rawlings' 34-seed database on this machine (issue 50; docs/costs.md): every board of
 # m = 6 with up to 34 seeds for one capture rule, built in lean mode, then searched where it lies:
 # Kalah(6,5)'s value with a cold and a warm page cache, and Kalah(6,6)'s for at most
 # KALAH66_SECONDS (default 1800) with a progress line a second, each step timed with its peak

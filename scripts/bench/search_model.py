@@ -22,7 +22,7 @@ def main():
                         "Rawlings' count (2015); kalah's own is not known (docs/cluster.md)")
     a.add_argument("--standard-factor", type=float, default=2.5,
                    help="standard capture's nodes over empty capture's: Kalah(6,5) with the "
-                        "28-seed database, 5.9e8 against 2.4e8 (README)")
+                        "28-seed database, 5.9e8 against 2.4e8 (docs/costs.md)")
     # Measured here.
     a.add_argument("--thread-rate", type=float, default=2.1e6,
                    help="nodes a second a busy search thread: the frontier search on one "

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "game/notation.h"
 #include "kalah/kalah.h"
-#include "solver/notation.h"
 #include "solver/openings.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
@@ -116,12 +116,13 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
       const std::string text = format_relative(p, 3);
       const int expected = final_margin(p, oracle.value(p.board));
       for (int threads : {1, 2, 8}) {
-        const api::Analysis full = api::analyse(rules, text, nullptr, nullptr, {.threads = threads});
+        const api::Analysis full =
+            api::analyse(rules, text, nullptr, nullptr, {.threads = threads});
         EXPECT_EQ(full.value, expected) << text;
         EXPECT_TRUE(full.exact);
         EXPECT_EQ(full.lower, expected);
-        const api::Analysis value =
-            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .ask = api::Question::value});
+        const api::Analysis value = api::analyse(rules, text, nullptr, nullptr,
+                                                 {.threads = threads, .ask = api::Question::value});
         EXPECT_EQ(value.value, expected) << text;
         EXPECT_TRUE(value.moves.empty());
       }
@@ -130,8 +131,8 @@ TEST_F(Api, OptionsAgreeWithTheOracle) {
       // largest.
       const std::vector<Opening> first = openings(r, p);
       for (int threads : {1, 2}) {
-        const api::Analysis pie =
-            api::analyse(rules, text, nullptr, nullptr, {.threads = threads, .ask = api::Question::pie});
+        const api::Analysis pie = api::analyse(rules, text, nullptr, nullptr,
+                                               {.threads = threads, .ask = api::Question::pie});
         ASSERT_EQ(pie.openings.size(), first.size()) << text;
         int best = -1000;
         for (size_t k = 0; k < first.size(); ++k) {

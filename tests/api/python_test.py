@@ -1,7 +1,6 @@
 """The Python module against the command line (ctest: python_test).
 
-usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)
-"""
+usage: python3 python_test.py KALAH_EXECUTABLE   (with the module on PYTHONPATH)"""
 import doctest
 import inspect
 import json
@@ -89,9 +88,9 @@ class Module(unittest.TestCase):
             self.assertEqual(db.probe(pos), expected["value"], pos)
             self.assertEqual(without_counts(db.analyse(pos)), without_counts(expected), pos)
         self.assertIsNone(db.probe("4,4,4,4/4,4,4,4"))  # 32 seeds: above the top layer
-        searched = db.analyse("4,4,4,1/1,1,1,1")
-        self.assertEqual(searched["source"], "search")
-        self.assertEqual(searched["value"], kalah.analyse("4,4,4,1/1,1,1,1", capture="empty")["value"])
+        searched, alone = db.analyse("4,4,4,1/1,1,1,1"), kalah.analyse("4,4,4,1/1,1,1,1",
+                                                                       capture="empty")
+        self.assertEqual((searched["source"], searched["value"]), ("search", alone["value"]))
 
     def test_a_damaged_decoded_copy_never_gives_a_value(self):
         old = tempfile.TemporaryDirectory()  # format 1, searched through decoded copies
@@ -202,7 +201,8 @@ class Module(unittest.TestCase):
             p = kalah.Position.from_string(text, capture="empty")
             self.assertEqual(db.probe(p), db.probe(text))
             self.assertEqual(without_counts(db.analyse(p)), without_counts(db.analyse(text)))
-            self.assertEqual(kalah.analyse(p)["value"], kalah.analyse(text, capture="empty")["value"])
+            value = lambda q, **rules: kalah.analyse(q, **rules)["value"]
+            self.assertEqual(value(p), value(text, capture="empty"))
         self.assertIsNone(db.probe(kalah.Position.start(pits=4, seeds=4, capture="empty")))
         with self.assertRaises(ValueError):  # 3 pits against a database of 4
             db.probe(kalah.Position.start(pits=3, seeds=1, capture="empty"))
@@ -339,7 +339,7 @@ class Module(unittest.TestCase):
             kalah.analyse("1,1,1,1/1,1,1,1", pits=-1)
         with self.assertRaisesRegex(ValueError, "pits per row must be 1..8, got -1"):
             kalah.Database(self.dir, capture="empty", pits=-1)
-        with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty .*, not m=4 capture=standard"):
+        with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty .*, not m=4 .*=standard"):
             kalah.analyse("1,1,1,1/1,1,1,1", capture="standard",
                           db=kalah.Database(self.dir, capture="empty"))
         with self.assertRaises(TypeError):

@@ -8,8 +8,8 @@
 #include <atomic>
 #include <random>
 
-#include "solver/notation.h"
-#include "solver/parallel_search.h"
+#include "game/notation.h"
+#include "parallel/parallel_search.h"
 #include "solver/solver.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
@@ -46,7 +46,7 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
           for (int threads : {1, 2, 8}) {
             const SearchResult pv = tbb::task_arena(threads).execute([&] {
               return value_parallel({.rules = rules, .leaves = leaf_values, .table_bytes = 1 << 16},
-                                  Position{b});
+                                    Position{b});
             });
             ASSERT_EQ(pv.margin.lower, expected)
                 << where << " (value_parallel, " << threads << " threads)";
@@ -94,8 +94,10 @@ TEST(DatabaseSearch, FullAnalysisEqualsASequentialSearchOfEveryMove) {
         const LeafValues* const sources[] = {&db, nullptr};
         for (const LeafValues* leaves : sources)
           for (int threads : {1, 2, 8}) {
-            const SearchResult pa = tbb::task_arena(threads).execute(
-                [&] { return analyse_parallel({.rules = rules, .leaves = leaves, .table_bytes = 1 << 16}, p); });
+            const SearchResult pa = tbb::task_arena(threads).execute([&] {
+              return analyse_parallel({.rules = rules, .leaves = leaves, .table_bytes = 1 << 16},
+                                      p);
+            });
             const std::string how = where + " (" + std::to_string(threads) + " threads" +
                                     (leaves ? ", database)" : ")");
             ASSERT_TRUE(pa.complete()) << how;

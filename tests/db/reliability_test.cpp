@@ -9,9 +9,9 @@
 
 #include "base/checksum.h"
 #include "base/dir_lock.h"
-#include "db/builder.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
+#include "retrograde/builder.h"
 #include "tests/test_util.h"
 
 namespace kalah {
@@ -116,7 +116,7 @@ TEST_F(Reliability, OneWriterPerDirectory) {
               std::string::npos)
         << r.out;
     EXPECT_EQ(kalah("query " + db() + " 1,1,1,1/1,1,1,1").status, 0) << "readers take no lock";
-    EXPECT_THROW(DirectoryLock again(dir_.str()), DatabaseError);
+    EXPECT_THROW(DirectoryLock again(dir_.str()), FileError);
   }
   EXPECT_TRUE(test::snapshot(dir_.str()) == before);
   EXPECT_EQ(kalah("build --pits 4 " + db() + " --max-seeds 10").status, 0)
@@ -202,12 +202,12 @@ TEST_F(Reliability, BadNumericOptionsExitTwoOnEveryCommand) {
 
 TEST_F(Reliability, HugeOrOddInputIsEchoedShortOnOneLine) {
   const Ran huge = test::shell("head -c 20000000 /dev/zero | tr '\\0' 1 | " +
-                                   std::string(KALAH_EXE) + " query " + db());
+                               std::string(KALAH_EXE) + " query " + db());
   EXPECT_EQ(huge.status, 2);
   EXPECT_LT(huge.out.size(), 500u) << huge.out.substr(0, 500);
   EXPECT_EQ(huge.out.find('\n'), huge.out.size() - 1);
   const Ran commas = test::shell("head -c 4000000 /dev/zero | tr '\\0' , | " +
-                                     std::string(KALAH_EXE) + " query " + db());
+                                 std::string(KALAH_EXE) + " query " + db());
   EXPECT_EQ(commas.status, 2);
   EXPECT_LT(commas.out.size(), 500u);
   const Ran odd = kalah("solve \"$(printf '1,2\\n3/4,\\001')\"");
@@ -228,7 +228,7 @@ TEST(Durability, AFailedRenameLeavesNoTemporaryFile) {
   // A non-empty directory under the layer's final name: rename(2) onto it fails.
   fs::create_directories(dir.str(layer_file_name(rules, 1) + "/inside"));
   const std::vector<uint8_t> values(4, 1);
-  EXPECT_THROW(write_layer_file(dir.str(), rules, 1, values.data(), values.size()), DatabaseError);
+  EXPECT_THROW(write_layer_file(dir.str(), rules, 1, values.data(), values.size()), FileError);
   for (const auto& e : fs::directory_iterator(dir.str()))
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
@@ -249,7 +249,7 @@ TEST(Durability, AnUnreadableDefaultDirectoryIsANoteForSolve) {
   const test::TempDir dir;
   ::chmod(dir.str().c_str(), 0700);  // root's alone
   const Ran solved = test::shell(as_nobody + "env KALAH_DB=" + dir.str() + " " + KALAH_EXE +
-                                     " solve --pits 3 --seeds 2");
+                                 " solve --pits 3 --seeds 2");
   EXPECT_EQ(solved.status, 0) << solved.out;
   EXPECT_NE(solved.out.find("note: not using the default database: " + dir.str()),
             std::string::npos)

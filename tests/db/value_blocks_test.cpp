@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "base/checksum.h"
+#include "base/le_bytes.h"
 #include "db/file_names.h"
 #include "db/layer_file.h"
-#include "db/le_bytes.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 

@@ -1,4 +1,4 @@
-// fuzz_json.cpp: libFuzzer target for the JSON writer and what feeds it input (query/json.h,
+// fuzz_json.cpp: libFuzzer target for the JSON writer and what feeds it input (base/json.h,
 // printable_input, parse_position's messages): whatever the bytes, every document is one valid
 // JSON value in well-formed UTF-8 (tests/json_check.h, an independent parser).
 #include <cstddef>
@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "query/answer.h"
-#include "query/json.h"
-#include "solver/notation.h"
+#include "base/json.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 #include "tests/json_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const std::invalid_argument& e) {
     message = e.what();
   }
-  const std::string json = kalah::answer_json("fuzz")
+  const std::string json = kalah::kalah_json("fuzz")
                                .add(half, input.substr(size / 2))
                                .add("input", kalah::printable_input(input))
                                .add("error", message)

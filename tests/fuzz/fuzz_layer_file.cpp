@@ -2,7 +2,7 @@
 // bytes. The harness first rewrites the three checksums to match the bytes, so that the fuzzer
 // reaches the header's fields, the index and the blocks rather than stopping at a checksum, and
 // expects the rules and layer the header claims. Every input must be read or refused with a
-// DatabaseError; a crash, a hang or another exception is a bug.
+// FileError; a crash, a hang or another exception is a bug.
 #include <unistd.h>
 
 #include <cstdint>
@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       values.resize(file.block_boards(b));
       file.read_block(b, values.data());
     }
-  } catch (const DatabaseError&) {
+  } catch (const FileError&) {
   }
   return 0;
 }

@@ -1,5 +1,5 @@
 // fuzz_position.cpp: libFuzzer target for the position, move and game-record parsers
-// (solver/notation.h, solver/game_record.h).
+// (game/notation.h, game/game_record.h).
 // Any input either parses or is refused with std::invalid_argument; what parses formats back to
 // text that parses to the same position, in both forms.
 #include <cstdint>
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "solver/game_record.h"
-#include "solver/notation.h"
+#include "game/game_record.h"
+#include "game/notation.h"
 
 using namespace kalah;
 

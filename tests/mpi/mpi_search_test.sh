@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The search over several processes (solver/frontier_search.h, mpi/search.h): `mpirun -np P kalah
+# The search over several processes (parallel/frontier_search.h, mpi/search.h): `mpirun -np P kalah
 # solve` gives one process's answer on random positions of every variant (P = 1, 2, 3; m = 3, 4,
 # 5; value and full analysis; with and without a database), its frontier small enough that the
 # processes do the work; a job with one process killed mid-search ends (no hang), and its rerun
-# from the checkpoint gives the value. tests/solver/frontier_test.cpp checks the same search with its
+# from the checkpoint gives the value. tests/parallel/frontier_test.cpp checks the same search with its
 # processes simulated, far more positions. Usage: mpi_search_test.sh KALAH (-DKALAH_MPI=ON).
 set -euo pipefail
 kalah=$1

@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "solver/notation.h"
+#include "game/notation.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 

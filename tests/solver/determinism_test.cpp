@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "db/builder.h"
 #include "db/file_names.h"
+#include "retrograde/builder.h"
 #include "tests/test_util.h"
 
 namespace kalah {

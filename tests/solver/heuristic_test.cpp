@@ -9,9 +9,9 @@
 #include <thread>
 #include <tuple>
 
-#include "solver/any_board.h"
-#include "solver/notation.h"
-#include "solver/rank.h"
+#include "db/rank.h"
+#include "game/any_board.h"
+#include "game/notation.h"
 #include "solver/solver.h"
 #include "tests/oracle.h"
 

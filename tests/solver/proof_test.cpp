@@ -1,13 +1,14 @@
 // proof_test.cpp: the proof writer (solver/proof.h) and the solver's proving moves, held to the
 // oracle in every variant, with and without leaves. The certificates it writes are checked by
 // tools/checker/check_certificate.py in certificate_test.py.
+#include "solver/proof.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <stdexcept>
 
-#include "solver/proof.h"
-#include "solver/value.h"
+#include "game/value.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 

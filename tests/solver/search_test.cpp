@@ -4,8 +4,8 @@
 
 #include <random>
 
+#include "game/notation.h"
 #include "solver/analysis.h"
-#include "solver/notation.h"
 #include "solver/openings.h"
 #include "solver/solver.h"
 #include "tests/oracle.h"
@@ -222,8 +222,7 @@ TEST(Search, PieValueMatchesThePieRule) {
     for (const Rules& r : test::all_variants(m)) {
       Solver solver(r, 1 << 20);
       for (int k = 0; k < 12; ++k) {
-        const Position p = k < 3 ? Position{start_board(m, k + 1)}
-                                 : random_position(rng, m, 4 * m);
+        const Position p = k < 3 ? Position{start_board(m, k + 1)} : random_position(rng, m, 4 * m);
         if (is_terminal(r, p.board)) continue;
         const std::string where = describe(r) + " " + format_relative(p, m);
         const PieAnalysis full = pie_rule(r, p, values_of(solver));
@@ -245,7 +244,8 @@ TEST(Search, PieValueMatchesThePieRule) {
           // An opening left with bounds was shown to be no nearer a draw (after a draw, none
           // needs searching).
           if (!o.exact() && full.value < 0) {
-            EXPECT_TRUE(o.bounds.lower >= -full.value || o.bounds.upper <= full.value) << where << " " << i;
+            EXPECT_TRUE(o.bounds.lower >= -full.value || o.bounds.upper <= full.value)
+                << where << " " << i;
           }
         }
         EXPECT_TRUE(quick.openings[quick.best].exact()) << where;

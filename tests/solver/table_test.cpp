@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "solver/parallel_search.h"
-#include "solver/rank.h"
+#include "db/rank.h"
+#include "parallel/parallel_search.h"
 #include "solver/solver.h"
 #include "solver/transposition_table.h"
 
@@ -63,7 +63,8 @@ TEST(Table, AGrowingSharedTableGivesTheSequentialValue) {
     const int expected = sequential.value(start_board(4, 5));
     for (int threads : {2, 8}) {
       const SearchResult pv = tbb::task_arena(threads).execute([&] {
-        return value_parallel({.rules = rules, .table_bytes = 64 << 20}, Position{start_board(4, 5)});
+        return value_parallel({.rules = rules, .table_bytes = 64 << 20},
+                              Position{start_board(4, 5)});
       });
       EXPECT_EQ(pv.margin.lower, expected) << threads << " threads";
       EXPECT_EQ(pv.margin.upper, expected) << threads << " threads";

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "base/checksum.h"
+#include "game/notation.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "tests/test_util.h"
 
 namespace kalah {
@@ -136,9 +136,9 @@ TEST_F(Store, ForgedRecordsAreNeverBelieved) {
   AnswerStore store(dir_->str(), kRules);
   const std::string file = store.path(p, false);
   const std::string good = test::read_file(file);
-  const std::string body = replaced(replaced(good.substr(0, good.find("mac ")), "\nvalue 2\n",
-                                             "\nvalue 8\n"),
-                                    "\nboard_value 2\n", "\nboard_value 8\n");
+  const std::string body =
+      replaced(replaced(good.substr(0, good.find("mac ")), "\nvalue 2\n", "\nvalue 8\n"),
+               "\nboard_value 2\n", "\nboard_value 8\n");
   Checksum unkeyed;
   unkeyed.update(body.data(), body.size());
   const uint8_t other_bytes[RecordKey::kBytes] = {7};
@@ -199,8 +199,7 @@ TEST_F(Store, RecordsThatMakeNoSenseAreRefused) {
 TEST_F(Store, ConcurrentWritersLeaveOnlySoundRecords) {
   const Database db(dir_->str(), kRules);
   std::vector<Analysis> truth;
-  for (const Position& p : positions())
-    truth.push_back(*analysed(db, p).analysis);
+  for (const Position& p : positions()) truth.push_back(*analysed(db, p).analysis);
   std::filesystem::remove_all(dir_->str("answers"));
   std::vector<std::thread> writers;
   std::atomic<int> wrong{0};
@@ -234,7 +233,7 @@ TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
   const Position p0 = positions()[0];
   const Analysis a = *analysed(db, p0).analysis;
   AnswerStore store(dir_->str(), kRules, RecordKey::user(), {}, 8 * 4096);  // eight records
-  store.put(p0, {a, 1, 1, true});                     // the book
+  store.put(p0, {a, 1, 1, true});                                           // the book
   std::vector<Position> filler;
   std::mt19937_64 rng(3);
   while (filler.size() < 20) {  // stored as if analysed: eviction looks at files, not values
@@ -254,9 +253,9 @@ TEST_F(Store, AFullStoreEvictsTheLeastRecentlyUsedButNeverTheBook) {
   EXPECT_LE(c.answer_bytes, 8u * 4096);
   EXPECT_GE(c.answers, 4u);
   EXPECT_EQ(c.book, 1u);
-  EXPECT_TRUE(store.find(p0));                  // the book stays
-  EXPECT_TRUE(store.find(filler.back()));       // the newest answers stay
-  EXPECT_FALSE(store.find(filler.front()));     // the oldest went
+  EXPECT_TRUE(store.find(p0));               // the book stays
+  EXPECT_TRUE(store.find(filler.back()));    // the newest answers stay
+  EXPECT_FALSE(store.find(filler.front()));  // the oldest went
 }
 
 // kalah verify --answers finds what the keyed hash cannot: a record written with the key whose
@@ -272,15 +271,16 @@ TEST_F(Store, VerifyAuditsTheStore) {
   for (MoveReport& m : wrong.moves) m.value += 2;
   ASSERT_TRUE(store.put(positions()[1], {wrong, 1, 1, true}));  // as the book
   const std::string foreign = store.path(positions()[2], false);
-  const std::string body = test::read_file(foreign).substr(0, test::read_file(foreign).find("mac "));
+  const std::string body =
+      test::read_file(foreign).substr(0, test::read_file(foreign).find("mac "));
   const uint8_t other_bytes[RecordKey::kBytes] = {5};
   std::ofstream(foreign) << body + "mac " + RecordKey(other_bytes).mac({body}) + "\n";
 
   const test::Ran o = test::kalah("verify --pits 4 --answers --json --db " + dir_->str());
   EXPECT_EQ(o.status, 1) << o.out;
   for (const char* expected :
-       {"\"records\": 4", "\"by_search\": 2", "\"unchecked\": 0",
-        "its value is not the position's", "not written with this user's key"})
+       {"\"records\": 4", "\"by_search\": 2", "\"unchecked\": 0", "its value is not the position's",
+        "not written with this user's key"})
     EXPECT_NE(o.out.find(expected), std::string::npos) << expected << " in " << o.out;
   EXPECT_FALSE(store.find(positions()[1]));
   EXPECT_TRUE(store.find(positions()[0]));
@@ -300,8 +300,7 @@ TEST_F(Store, OffByEnvironmentAndFlag) {
   // --no-store keeps nothing, in solve and query alike.
   const std::string solve = "solve --pits 4 --seeds 3 --json --db " + dir_->str();
   EXPECT_EQ(test::kalah(solve + " --no-store").status, 0);
-  EXPECT_EQ(test::kalah("query --search --no-store --json --db " + dir_->str() +
-                        " 3,3,3,3/3,3,3,3")
+  EXPECT_EQ(test::kalah("query --search --no-store --json --db " + dir_->str() + " 3,3,3,3/3,3,3,3")
                 .status,
             0);
   EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));

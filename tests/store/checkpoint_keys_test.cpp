@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "solver/notation.h"
+#include "game/notation.h"
 #include "store/checkpoint.h"
 #include "tests/test_util.h"
 
@@ -84,8 +84,7 @@ TEST(CheckpointKeys, AFailedSaveIsSaidAndTheSearchGoesOn) {
   std::ofstream(dir.str("ck")) << "not a directory";
   EXPECT_NO_THROW(c->checkpointing.save(some_state()));
   ASSERT_FALSE(notes.empty());
-  EXPECT_NE(notes.back().find("cannot save the checkpoint (the search goes on)"),
-            std::string::npos)
+  EXPECT_NE(notes.back().find("cannot save the checkpoint (the search goes on)"), std::string::npos)
       << notes.back();
 }
 

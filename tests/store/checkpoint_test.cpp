@@ -1,6 +1,8 @@
-// checkpoint_test.cpp: long solves that survive restarts (solver/parallel_search.h's checkpoints,
-// db/checkpoint.h's files, `kalah solve --checkpoint`): searches paused, saved, stopped and
+// checkpoint_test.cpp: long solves that survive restarts (parallel/parallel_search.h's checkpoints,
+// store/checkpoint.h's files, `kalah solve --checkpoint`): searches paused, saved, stopped and
 // resumed find the values of an uninterrupted search; a damaged file is never trusted.
+#include "store/checkpoint.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <tbb/global_control.h>
@@ -11,8 +13,7 @@
 #include <random>
 #include <thread>
 
-#include "solver/parallel_search.h"
-#include "store/checkpoint.h"
+#include "parallel/parallel_search.h"
 #include "tests/oracle.h"
 #include "tests/test_util.h"
 
@@ -204,9 +205,10 @@ TEST(Checkpoint, ForgedImpossibleAndOversizedCheckpointsAreRefused) {
   refused(bad, "a move that is not legal");
 
   // 2^40 entries declared in a few hundred bytes: refused at once, with or without the key.
-  const std::string head = "kalah checkpoint 2\nrules m=4 capture=standard end=immediate "
-                           "remainder=owner\nboard 3 3 3 3 3 3 3 3\nnodes 1\n"
-                           "entries 1099511627776\n";
+  const std::string head =
+      "kalah checkpoint 2\nrules m=4 capture=standard end=immediate "
+      "remainder=owner\nboard 3 3 3 3 3 3 3 3\nnodes 1\n"
+      "entries 1099511627776\n";
   const std::string frame = std::string(16, '\0');
   for (const std::string& mac : {std::string(64, '0'), RecordKey::user().mac({head, frame})}) {
     problem.clear();
@@ -239,14 +241,17 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   const test::Ran reference = test::kalah(game);
   ASSERT_EQ(reference.status, 0) << reference.out;
 
-  const std::vector<std::string> args{"solve",   "--pits",    "5",         "--seeds", "4",
-                                      "--capture", "empty",   "--no-db",   "--threads", "1",
-                                      "--json",  "--checkpoint", dir.str("ck"),
-                                      "--checkpoint-every", "0.3"};
+  const std::vector<std::string> args{"solve",       "--pits",
+                                      "5",           "--seeds",
+                                      "4",           "--capture",
+                                      "empty",       "--no-db",
+                                      "--threads",   "1",
+                                      "--json",      "--checkpoint",
+                                      dir.str("ck"), "--checkpoint-every",
+                                      "0.3"};
   test::Process solve(KALAH_EXE, args);
   const auto has_checkpoint = [&] {
-    return std::filesystem::exists(dir.str("ck")) &&
-           !std::filesystem::is_empty(dir.str("ck"));
+    return std::filesystem::exists(dir.str("ck")) && !std::filesystem::is_empty(dir.str("ck"));
   };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (!has_checkpoint() && std::chrono::steady_clock::now() < deadline)
@@ -261,8 +266,7 @@ TEST(Checkpoint, KilledSolveResumesToTheSameAnswer) {
   ASSERT_TRUE(stopped.read_until("resuming from")) << stopped.output();
   stopped.signal(SIGINT);
   if (stopped.wait() == 130) {
-    EXPECT_NE(stopped.output().find("\"earlier_nodes\": "), std::string::npos)
-        << stopped.output();
+    EXPECT_NE(stopped.output().find("\"earlier_nodes\": "), std::string::npos) << stopped.output();
   }
 
   const test::Ran resumed = test::kalah(game + " --checkpoint " + dir.str("ck"));

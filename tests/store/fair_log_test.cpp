@@ -1,8 +1,6 @@
 // fair_log_test.cpp: `kalah fair --checkpoint`'s log keeps every good line whatever the bad ones
 // (a garbage line, a damaged header, CRLF endings), one run writes it at a time, and another
 // key's run leaves it alone (store/fair_checkpoint.h).
-#include "store/fair_checkpoint.h"
-
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -11,6 +9,7 @@
 #include <fstream>
 
 #include "base/file_error.h"
+#include "store/fair_checkpoint.h"
 #include "tests/test_util.h"
 
 namespace kalah {
@@ -23,7 +22,8 @@ const uint8_t kBytes[RecordKey::kBytes] = {4};
 size_t resumed(const std::string& dir, const RecordKey& key, size_t* ignored_lines = nullptr) {
   std::vector<FairCandidate> c = fair_candidates(3, 3, 1);
   std::string note;
-  const FairCheckpoint log(dir, kRules, 3, 1, c, [&](const std::string& s) { note = s; }, key);
+  const FairCheckpoint log(
+      dir, kRules, 3, 1, c, [&](const std::string& s) { note = s; }, key);
   const size_t at = note.find(" line(s) ignored");  // "LOG: N line(s) ignored (...)"
   if (ignored_lines)
     *ignored_lines = at == std::string::npos ? 0 : std::stoul(note.substr(note.rfind(' ', at - 1)));
@@ -76,7 +76,7 @@ TEST(FairLog, OneRunWritesALogAtATimeAndAnotherKeysRunLeavesItAlone) {
     try {
       const FairCheckpoint second(dir.str(), kRules, 3, 1, d, {}, key);
       ADD_FAILURE() << "a second run opened the log the first is writing";
-    } catch (const DatabaseError& e) {
+    } catch (const FileError& e) {
       EXPECT_NE(std::string(e.what()).find("one run a log"), std::string::npos) << e.what();
     }
   }
@@ -96,7 +96,7 @@ TEST(FairLog, AFifoAtItsNameIsRefusedAtOnce) {
   try {
     resumed(dir.str(), key);
     ADD_FAILURE() << "a FIFO was read as the log";
-  } catch (const DatabaseError& e) {
+  } catch (const FileError& e) {
     EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));

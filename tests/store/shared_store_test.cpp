@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "game/notation.h"
 #include "query/audit.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "store/answer_store.h"
 #include "tests/test_util.h"
 

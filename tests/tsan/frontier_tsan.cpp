@@ -1,14 +1,14 @@
-// frontier_tsan.cpp: the search spread over processes (solver/frontier_search.h), its processes
-// simulated in this one (solver/slot_pool.h), under ThreadSanitizer: the manager's thread, and
+// frontier_tsan.cpp: the search spread over processes (parallel/frontier_search.h), its processes
+// simulated in this one (parallel/slot_pool.h), under ThreadSanitizer: the manager's thread, and
 // each process's search threads (std::thread) over one shared table that grows while they
 // search, with jobs cancelled and leaves refined under them. Every value must equal a lone
 // solver's.
 #include <cstdio>
 #include <random>
 
-#include "solver/frontier_analysis.h"
-#include "solver/rank.h"
-#include "solver/slot_pool.h"
+#include "db/rank.h"
+#include "parallel/frontier_analysis.h"
+#include "parallel/slot_pool.h"
 #include "solver/solver.h"
 
 using namespace kalah;

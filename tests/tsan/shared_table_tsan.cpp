@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "solver/rank.h"
+#include "db/rank.h"
 #include "solver/solver.h"
 
 using namespace kalah;

@@ -19,8 +19,8 @@
 
 #include "base/units.h"
 #include "db/database.h"
-#include "solver/notation.h"
-#include "solver/parallel_search.h"
+#include "game/notation.h"
+#include "parallel/parallel_search.h"
 
 namespace {
 

@@ -20,10 +20,10 @@
 
 #include "db/file_names.h"
 #include "db/layer_file.h"
+#include "db/rank.h"
 #include "db/value_blocks.h"
 #include "db/value_code.h"
-#include "solver/rank.h"
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah {
 namespace {

@@ -92,7 +92,7 @@ def finished_value(rules, board):
     return mover - opponent if rules.remainder == "owner" else 0
 
 
-# --- The certificate (db/certificate.h) -------------------------------------------------------
+# --- The certificate (store/certificate.h) -------------------------------------------------------
 
 # A header is a few hundred bytes; the moves are one byte each, and no proof's moves compress
 # more than a thousandfold (what a frame claims beyond that is refused before it is decompressed).
@@ -152,7 +152,7 @@ def read_certificate(path):
 
 
 class Checker:
-    """The walk of db/certificate.h and solver/proof.h, with the moves it reads."""
+    """The walk of store/certificate.h and solver/proof.h, with the moves it reads."""
 
     def __init__(self, rules, top, database, moves):
         self.rules, self.top, self.db, self.moves = rules, top, database, moves

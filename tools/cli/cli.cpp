@@ -100,9 +100,9 @@ bool parse_command(const CommandHelp& help, const po::options_description& desc,
     if (!value.defaulted() && value.value().type() == typeid(std::string) &&
         value.as<std::string>().empty() && name != "moves" && name != "token")
       throw UsageError("--" + name + " is empty: give " +
-                       (kDirectories.count(name)  ? "a directory"
-                        : name == "certificate" ? "a file"
-                                                : "a value"));
+                       (kDirectories.count(name) ? "a directory"
+                        : name == "certificate"  ? "a file"
+                                                 : "a value"));
   return true;
 }
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/rules.h"
+#include "game/rules.h"
 
 namespace kalah {
 

@@ -1,5 +1,5 @@
-// cmd_bench.cpp: `kalah bench`, fixed and repeatable workloads (db/bench.h) that print throughput
-// figures and signatures.
+// cmd_bench.cpp: `kalah bench`, fixed and repeatable workloads (tools/bench/workloads.h) that print
+// throughput figures and signatures.
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,8 +9,8 @@
 #include "base/machine.h"
 #include "base/threads.h"
 #include "base/units.h"
-#include "db/bench.h"
-#include "query/answer.h"
+#include "query/json_parts.h"
+#include "tools/bench/workloads.h"
 #include "tools/cli/cli.h"
 
 namespace kalah {

@@ -1,5 +1,5 @@
 // cmd_book.cpp: `kalah book build`, the opening book: every position within K plies of a start,
-// analysed and kept in the database's answer store (db/answer_store.h) for good; `kalah book
+// analysed and kept in the database's answer store (store/answer_store.h) for good; `kalah book
 // list`, what the book holds.
 #include <chrono>
 #include <cstdio>
@@ -10,9 +10,9 @@
 #include "base/threads.h"
 #include "base/units.h"
 #include "db/file_names.h"
-#include "query/answer.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/report.h"
@@ -40,8 +40,8 @@ constexpr CommandHelp kHelp = {
     "'query', 'serve', 'play', the library and Python answer those positions in milliseconds.\n"
     "Positions the database holds are skipped (answered from it anyway), and so are positions\n"
     "already in the book: an interrupted build resumes where it stopped. Needs the database of\n"
-    "the rules (kalah build); each position costs about one 'kalah solve' (the README lists\n"
-    "what each depth costs). 'list' prints the book's positions from the start (within K\n"
+    "the rules (kalah build); each position costs about one 'kalah solve' (docs/costs.md\n"
+    "lists what each depth costs). 'list' prints the book's positions from the start (within K\n"
     "plies, else all): each one's moves, value and best turn.",
     "  kalah book build --seeds 4 --plies 2                Kalah(6,4), standard capture\n"
     "  kalah book build --seeds 3 --capture empty --plies 4\n"
@@ -244,9 +244,9 @@ int cmd_book(const std::vector<std::string>& args, bool check_only) {
   po::variables_map vm;
   if (!parse_command(kHelp, desc, &positional, args, vm, &hidden)) return kExitOk;
   if (action != "build" && action != "list")
-    throw UsageError(action.empty() ? "say what to do: kalah book build ... or kalah book list ..."
-                                    : "no book action '" + printable_input(action, 20) +
-                                          "' (build or list)");
+    throw UsageError(action.empty()
+                         ? "say what to do: kalah book build ... or kalah book list ..."
+                         : "no book action '" + printable_input(action, 20) + "' (build or list)");
   if (vm.count("plies") && o.plies < 0)
     throw UsageError("--plies must be 0 or more, got " + std::to_string(o.plies));
   if (o.plies < 0 && action == "build") throw UsageError("give --plies K, how deep the book goes");

@@ -1,4 +1,4 @@
-// cmd_fair.cpp: `kalah fair`, the fair starts of Kalah(M,N) (solver/fair.h): the positions one or
+// cmd_fair.cpp: `kalah fair`, the fair starts of Kalah(M,N) (parallel/fair.h): the positions one or
 // two seeds away from the start that perfect players draw.
 #include <chrono>
 #include <cstdio>
@@ -6,9 +6,9 @@
 
 #include "base/threads.h"
 #include "base/units.h"
-#include "query/answer.h"
+#include "game/notation.h"
 #include "query/fair_query.h"
-#include "solver/notation.h"
+#include "query/json_parts.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/interrupt.h"
@@ -59,8 +59,10 @@ void print(const FairOptions& o, const Game& game, const FairOutcome& out) {
   std::printf("fair starts of %s within %d seed%s moved (%s): %zu of %zu candidates",
               game.title.c_str(), o.moved, o.moved == 1 ? "" : "s", describe(game.rules).c_str(),
               sum.fair.size(), c.size());
-  if (sum.settled < c.size()) std::printf(" (stopped: %zu settled)", sum.settled);
-  else if (!out.complete()) std::printf(" (stopped while writing the certificates)");
+  if (sum.settled < c.size())
+    std::printf(" (stopped: %zu settled)", sum.settled);
+  else if (!out.complete())
+    std::printf(" (stopped while writing the certificates)");
   std::printf("\n");
   for (const FairCandidate& x : c)
     if (x.fair())
@@ -92,8 +94,8 @@ class FairProgressLines {
       std::snprintf(text, sizeof text, "[%zu/%zu] certificates written, %.1f s", p.certified,
                     p.to_certify, p.seconds);
     else
-      std::snprintf(text, sizeof text, "[%zu/%zu] candidates settled, %zu fair, %.1f s",
-                    p.settled, p.candidates, p.fair, p.seconds);
+      std::snprintf(text, sizeof text, "[%zu/%zu] candidates settled, %zu fair, %.1f s", p.settled,
+                    p.candidates, p.fair, p.seconds);
     line_.show(text);
     if (!o_.progress || std::chrono::steady_clock::now() - last_ < std::chrono::seconds(1)) return;
     last_ = std::chrono::steady_clock::now();

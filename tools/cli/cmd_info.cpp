@@ -8,7 +8,7 @@
 #include "base/units.h"
 #include "db/census.h"
 #include "db/decoded_layer.h"
-#include "query/answer.h"
+#include "query/json_parts.h"
 #include "store/answer_store.h"
 #include "tools/cli/variants.h"
 
@@ -45,7 +45,7 @@ LayerInfo read_layer(const std::string& dir, const Rules& rules, int s) {
     info.format = f.header().version;
     info.wdl = count_results(f);
     info.decoded = DecodedLayer::present(f, dir);
-  } catch (const DatabaseError& e) {
+  } catch (const FileError& e) {
     info.error = e.what();
   }
   return info;
@@ -97,7 +97,7 @@ void print_other_files(const std::string& dir, bool json) {
     std::vector<JsonObject> list;
     for (const auto& [name, bytes] : others)
       list.push_back(JsonObject().add("name", name).add("bytes", bytes));
-    std::cout << answer_json("info").add("db", dir).add("other_files", list).str() << std::endl;
+    std::cout << kalah_json("info").add("db", dir).add("other_files", list).str() << std::endl;
     return;
   }
   uint64_t total = 0;

@@ -5,10 +5,11 @@
 #include <sstream>
 #include <string>
 
+#include "base/deadline.h"
 #include "base/threads.h"
-#include "query/deadline.h"
+#include "game/game_record.h"
+#include "game/notation.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/play_support.h"
@@ -108,7 +109,8 @@ class Match {
     MoveResult r;
     plies_.push_back({now().mover, pit});
     positions_.push_back(apply(game_.rules, now(), pit, &r));
-    // The seeds sown into the store: every (2m+1)-th from pit's own distance to it (design §1).
+    // The seeds sown into the store: every (2m+1)-th from pit's own distance to it (docs/design.md
+    // §1).
     const int to_store = m - pit, lap = 2 * m + 1;
     const int sown_in = sown < to_store ? 0 : (sown - to_store) / lap + 1;
     std::string said;
@@ -247,23 +249,17 @@ class Match {
       std::cout << shown << " is not a pit; " << expected << "\n";
       return {};
     }
-    // Checked on a copy, so that a turn that cannot be played leaves the game as it was.
-    Position p = now();
-    for (size_t i = 0; i < pits.size(); ++i) {
-      if (p.board.pits[pits[i]] == 0) {
-        std::cout << "pit " << pits[i] + 1 << " is empty"
-                  << (i ? " after " + format_turn(pits, i) : "") << "; " << expected << "\n";
-        return {};
-      }
-      MoveResult r;
-      p = apply(game_.rules, p, pits[i], &r);
-      if (i + 1 < pits.size() && (!r.extra_turn || is_terminal(game_.rules, p.board))) {
-        std::cout << format_turn(pits, i + 1) << " ends the turn: " << shown
-                  << " cannot be played; " << expected << "\n";
-        return {};
-      }
-    }
-    return pits;
+    // Checked on a copy (game/game_record.h), so that a turn that cannot be played leaves the
+    // game as it was.
+    const TurnPlayed played = play_turn(game_.rules, now(), pits);
+    const size_t i = played.at;
+    if (played.fault == TurnFault::kEmpty)
+      std::cout << "pit " << pits[i] + 1 << " is empty"
+                << (i ? " after " + format_turn(pits, i) : "") << "; " << expected << "\n";
+    else if (played.fault != TurnFault::kNone)
+      std::cout << format_turn(pits, i) << " ends the turn: " << shown << " cannot be played; "
+                << expected << "\n";
+    return played.fault == TurnFault::kNone ? pits : std::vector<int>{};
   }
   // The first n pits of a turn as the record writes them, "3-6".
   static std::string format_turn(const std::vector<int>& pits, size_t n) {

@@ -5,10 +5,10 @@
 
 #include "base/threads.h"
 #include "db/database.h"
-#include "query/answer.h"
+#include "game/game_record.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 #include "query/query.h"
-#include "solver/game_record.h"
-#include "solver/notation.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/report.h"
 
@@ -50,7 +50,7 @@ class Querier {
   explicit Querier(const QueryOptions& o) : o_(o) {}
 
   // Answers one position; throws on bad input or database errors.
-  void answer(const std::string& text) {
+  void ask(const std::string& text) {
     const ParsedPosition parsed = parse_position(text, o_.pits);
     const Rules rules = make_rules(parsed.pits, o_.rule_flags);
     const Position p = replay(rules, parsed.position, parse_record(o_.moves, parsed.pits));
@@ -72,8 +72,7 @@ class Querier {
       std::cout << outcome_json("query", out).str() << "\n";
     } else {
       const std::string title = "a position of " + std::to_string(rules.pits) + "-pit Kalah";
-      print_heading(std::cout, o_.moves.empty() ? title : title + " after " + o_.moves, rules,
-                    p);
+      print_heading(std::cout, o_.moves.empty() ? title : title + " after " + o_.moves, rules, p);
       print_outcome(std::cout, out);
     }
     std::cout.flush();
@@ -138,16 +137,16 @@ int cmd_query(const std::vector<std::string>& args, bool check_only) {
   Querier querier(o);
   int status = kExitOk;
   auto one = [&](const std::string& text) {
-    if (!o.keep_going) return querier.answer(text);
+    if (!o.keep_going) return querier.ask(text);
     try {
-      querier.answer(text);
+      querier.ask(text);
     } catch (const std::exception& e) {
       const bool input =
           dynamic_cast<const std::invalid_argument*>(&e) || dynamic_cast<const UsageError*>(&e);
       status = input ? kExitUsage : std::max(status, kExitFailure);
       if (o.json)
         std::cout
-            << answer_json("query").add("input", printable_input(text)).add("error", e.what()).str()
+            << kalah_json("query").add("input", printable_input(text)).add("error", e.what()).str()
             << std::endl;
       else
         std::cerr << "kalah query: " << e.what() << std::endl;

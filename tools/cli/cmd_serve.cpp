@@ -1,27 +1,15 @@
 // cmd_serve.cpp: `kalah serve`, the analysis board and its HTTP API (tools/server/http_server.h).
 #include <filesystem>
 #include <iostream>
-#include <map>
 
 #include "base/threads.h"
-#include "query/answer.h"
-#include "query/levels.h"
+#include "query/json_parts.h"
 #include "tools/cli/cli.h"
 #include "tools/server/analyst.h"
 #include "tools/server/http_server.h"
+#include "tools/server/routes.h"
 
 namespace kalah {
-
-// The analysis board (tools/server/board.html and the style and scripts it loads), embedded by
-// tools/server/CMakeLists.txt.
-extern const char* const kBoardHtml;
-extern const char* const kBoardCss;
-extern const char* const kBoardJs;
-extern const char* const kBoardDrawJs;
-extern const char* const kBoardServerJs;
-extern const char* const kBoardEngineJs;
-extern const char* const kBoardReviewJs;
-extern const char* const kFairStartsJson;
 
 namespace {
 
@@ -83,81 +71,11 @@ constexpr CommandHelp kHelp = {
     "  kalah serve --db db --port 9000 --budget-ms 10000\n"
     "  curl 'http://127.0.0.1:8080/api/v1/analyse?position=1,0,2/0,1,1/3,4&capture=empty'\n"};
 
-std::string error_json(const std::string& message) {
-  return answer_json("serve").add("error", message).str();
-}
-
-std::string info_json(const Analyst& analyst) {
-  return answer_json("serve")
-      .add("databases", analyst.databases())
-      .add("answers", analyst.stores())
-      .add("rules", rule_choices_json())
-      .add("levels", levels_json())
-      .str();
-}
-
-// The board at / (its style and scripts beside it), the moves at /api/v1/moves (at once), kalah's
-// move at /api/v1/move, the analysis at /api/v1/analyse (database answers on the fast pool,
-// searches on theirs), JSON errors everywhere else.
-Routed route(const std::string& target, Analyst& analyst) {
-  const size_t q = target.find('?');
-  const std::string path = target.substr(0, q);
-  if (path == "/") return {Pool::kNone, {200, "text/html; charset=utf-8", kBoardHtml}, {}};
-  static const std::map<std::string, std::pair<const char*, const char*>> kAssets = {
-      {"/board.css", {"text/css; charset=utf-8", kBoardCss}},
-      {"/board.js", {"text/javascript; charset=utf-8", kBoardJs}},
-      {"/board_draw.js", {"text/javascript; charset=utf-8", kBoardDrawJs}},
-      {"/board_server.js", {"text/javascript; charset=utf-8", kBoardServerJs}},
-      {"/board_engine.js", {"text/javascript; charset=utf-8", kBoardEngineJs}},
-      {"/board_review.js", {"text/javascript; charset=utf-8", kBoardReviewJs}},
-      {"/fair_starts.json", {"application/json", kFairStartsJson}}};
-  if (const auto asset = kAssets.find(path); asset != kAssets.end())
-    return {Pool::kNone, {200, asset->second.first, asset->second.second}, {}};
-  if (path == "/favicon.ico") return {Pool::kNone, {204, "image/x-icon", ""}, {}};  // none
-  if (path == "/api/v1/info")
-    return {Pool::kNone, {200, "application/json", info_json(analyst)}, {}};
-  if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&
-      path != "/api/v1/progress" && path != "/api/v1/cancel")
-    return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
-  try {
-    if (path == "/api/v1/progress" || path == "/api/v1/cancel") {  // a lock and a lookup
-      const auto params = query_parameters(q == std::string::npos ? "" : target.substr(q + 1));
-      if (params.size() != 1 || !params.count("search"))
-        throw std::invalid_argument(path + " takes one parameter, search");
-      const std::string id = search_name(params);
-      return {Pool::kNone,
-              {200, "application/json",
-               path == "/api/v1/progress" ? analyst.progress(id) : analyst.cancel(id)},
-              {}};
-    }
-    const ServeRequest request =
-        analyst.prepare(query_parameters(q == std::string::npos ? "" : target.substr(q + 1)));
-    if (path == "/api/v1/moves")  // no search, no database: answered at once
-      return {Pool::kNone,
-              {200, "application/json", moves_json("serve", request.rules, request.position).str()},
-              {}};
-    if (path == "/api/v1/move") {
-      const bool search = analyst.needs_search(request);
-      return {search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search] {
-                if (search) run_in_background();
-                return HttpResponse{200, "application/json", analyst.move(request)};
-              }};
-    }
-    const bool search = analyst.needs_search(request) && !analyst.cached(request);
-    return {search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search] {
-              if (search) run_in_background();
-              return HttpResponse{200, "application/json", analyst.answer(request)};
-            }};
-  } catch (const std::invalid_argument& e) {
-    return {Pool::kNone, {400, "application/json", error_json(e.what())}, {}};
-  }
-}
-
 // Says where it listens (the first line on standard output) and what it serves.
 void announce(const ServeOptions& o, int port, const Analyst& analyst) {
   const std::string url = "http://" + o.host + ":" + std::to_string(port) + "/";
   if (o.json) {
-    std::cout << answer_json("serve")
+    std::cout << kalah_json("serve")
                      .add("url", url)
                      .add("db", o.dir)
                      .add("databases", analyst.databases())

@@ -3,13 +3,13 @@
 
 #include <iostream>
 
+#include "base/deadline.h"
 #include "base/machine.h"
 #include "base/threads.h"
 #include "base/units.h"
-#include "query/answer.h"
-#include "query/deadline.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/game_options.h"
 #include "tools/cli/interrupt.h"
@@ -53,8 +53,8 @@ constexpr CommandHelp kHelp = {
     "end of the game, the nodes searched and the time. Without a database, boards of up to about\n"
     "30 seeds solve in seconds; with --db (kalah build) the search stops at the database's\n"
     "layers (by default those in the default directory, if it holds the rules). --value-only\n"
-    "skips the move values and the line, far less work in big games (the README lists what\n"
-    "each game costs). On a terminal it shows its progress in place (--progress: as lines),\n"
+    "skips the move values and the line, far less work in big games (docs/costs.md lists\n"
+    "what each game costs). On a terminal it shows its progress in place (--progress: as lines),\n"
     "with an estimate from a heuristic search at once; a search that will likely take over an\n"
     "hour says so first, and what would help. Ctrl-C prints the bounds proven so far and the\n"
     "estimate.",
@@ -83,13 +83,13 @@ class SolveProgress {
         bound_lines_(!lines && q.ask == Ask::kValue && (line_.live() || over_processes)) {}
 
   void operator()(const QueryProgress& p) {
-    if (p.certified) return line_.show("certificate: " + std::to_string(p.certified) +
-                                       " positions, " + elapsed());
+    if (p.certified)
+      return line_.show("certificate: " + std::to_string(p.certified) + " positions, " + elapsed());
     if (q_.ask == Ask::kPie)
       return line_.show("pie rule: " + std::to_string(p.openings_done) + " of " +
-                        std::to_string(p.openings) + " openings valued; analysing: " +
-                        std::to_string(p.search.done) + " of " + std::to_string(p.search.total) +
-                        " moves valued, " + elapsed());
+                        std::to_string(p.openings) +
+                        " openings valued; analysing: " + std::to_string(p.search.done) + " of " +
+                        std::to_string(p.search.total) + " moves valued, " + elapsed());
     if (q_.ask == Ask::kPieValue)
       return line_.show("pie rule, " + std::to_string(p.openings) + " openings: search " +
                         std::to_string(p.openings_done + 1) + ", " + elapsed());
@@ -173,7 +173,8 @@ Query make_query(const SolveOptions& o, const Game& game) {
 
 // Runs the query and prints its answer: exit status 0 (also when --time ran out: the bounds
 // proven and the estimate are the answer asked for), or 130 when Ctrl-C stopped it.
-int answer(const SolveOptions& o, const Game& game, Query& q, const OpenedDatabase& database) {
+int run_and_print(const SolveOptions& o, const Game& game, Query& q,
+                  const OpenedDatabase& database) {
   database.attach(q);
   // The heading comes first, so a long solve shows at once what it works on.
   if (!o.json) {
@@ -195,13 +196,12 @@ int answer(const SolveOptions& o, const Game& game, Query& q, const OpenedDataba
     std::cout << outcome_json("solve", out).str() << std::endl;
   else
     print_outcome(std::cout, out, database.dir);
-  if (out.processes && out.processes->jobs)
-    print_processes(std::cerr, *out.processes, out.seconds);
+  if (out.processes && out.processes->jobs) print_processes(std::cerr, *out.processes, out.seconds);
   return out.complete() || out.stopped == StopReason::kDeadline ? kExitOk : kExitInterrupted;
 }
 
 // Under mpirun: process 0 answers as ever, its search spread over every process's threads
-// (solver/frontier_search.h).
+// (parallel/frontier_search.h).
 int answer_over_processes(const SolveOptions& o, const Game& game, Query& q) {
   if (o.pie || !o.certificate.empty())
     throw UsageError("--pie and --certificate run in one process: run them without mpirun");
@@ -225,7 +225,7 @@ int answer_over_processes(const SolveOptions& o, const Game& game, Query& q) {
   };
   return search_over_processes(setup, [&](JobTransport& transport) {
     q.transport = &transport;
-    return answer(o, game, q, database);
+    return run_and_print(o, game, q, database);
   });
 }
 
@@ -285,7 +285,7 @@ int cmd_solve(const std::vector<std::string>& args, bool check_only) {
   // (writing its decoded copies): the search then stops at once.
   Query q = make_query(o, game);
   if (over_processes) return answer_over_processes(o, game, q);
-  return answer(o, game, q, open_database(o.game.database, game.rules));
+  return run_and_print(o, game, q, open_database(o.game.database, game.rules));
 }
 
 }  // namespace kalah

@@ -4,8 +4,8 @@
 
 #include "base/threads.h"
 #include "db/verify.h"
-#include "query/answer.h"
 #include "query/audit.h"
+#include "query/json_parts.h"
 #include "tools/cli/progress_line.h"
 #include "tools/cli/variants.h"
 
@@ -61,9 +61,9 @@ JsonObject audit_variant(const std::string& dir, const Rules& rules, const Verif
         "%zu unreadable, %zu removed\n",
         store.dir().c_str(), static_cast<unsigned long long>(a.records),
         static_cast<unsigned long long>(a.by_database),
-        static_cast<unsigned long long>(a.by_search),
-        static_cast<unsigned long long>(a.unchecked), c.answer_seconds,
-        static_cast<unsigned long long>(a.other_keys), a.unreadable.size(), a.removed.size());
+        static_cast<unsigned long long>(a.by_search), static_cast<unsigned long long>(a.unchecked),
+        c.answer_seconds, static_cast<unsigned long long>(a.other_keys), a.unreadable.size(),
+        a.removed.size());
   }
   return JsonObject()
       .add("dir", store.dir())
@@ -109,15 +109,15 @@ bool verify_variant(const std::string& dir, const VariantFiles& v, const VerifyC
                              .add("recomputed", c.recomputed)
                              .add("solved", c.solved)
                              .add("wrong", c.wrong));
-        line.show("  verify: layer " + std::to_string(s) + " of " +
-                  std::to_string(db.max_seeds()) + " checked");
+        line.show("  verify: layer " + std::to_string(s) + " of " + std::to_string(db.max_seeds()) +
+                  " checked");
         if (!json)
           std::printf(
               "  layer %3d: %llu boards recomputed from children, %llu solved by search: %s\n", s,
               static_cast<unsigned long long>(c.recomputed),
               static_cast<unsigned long long>(c.solved), c.wrong ? "FAILED" : "ok");
       }
-    } catch (const DatabaseError& e) {
+    } catch (const FileError& e) {
       fail(e.what());
     }
   }
@@ -174,8 +174,7 @@ int cmd_verify(const std::vector<std::string>& args, bool check_only) {
   if (check_only) return kExitOk;
 
   bool ok = true;
-  for (const auto& v : select_variants(dir, vm, pits, flags))
-    ok = verify_variant(dir, v, c) && ok;
+  for (const auto& v : select_variants(dir, vm, pits, flags)) ok = verify_variant(dir, v, c) && ok;
   if (!c.json) std::printf("%s\n", ok ? "verify: ok" : "verify: FAILED");
   return ok ? kExitOk : kExitFailure;
 }

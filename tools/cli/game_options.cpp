@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "db/file_names.h"
-#include "solver/notation.h"
+#include "game/notation.h"
 
 namespace kalah {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "game/game_record.h"
 #include "query/opened_database.h"
 #include "query/query.h"
-#include "solver/game_record.h"
 #include "tools/cli/cli.h"
 
 namespace kalah {

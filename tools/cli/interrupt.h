@@ -1,7 +1,7 @@
 // interrupt.h: Ctrl-C as a stop (kalah solve, book): the search ends with the bounds it proved.
 #pragma once
 
-#include "solver/stop.h"
+#include "base/stop.h"
 
 namespace kalah {
 

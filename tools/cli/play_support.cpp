@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "query/deadline.h"
+#include "base/deadline.h"
 #include "tools/cli/cli.h"
 
 namespace kalah {

@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "game/notation.h"
 #include "query/levels.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "tools/cli/game_options.h"
 
 namespace kalah {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 
 #include "base/units.h"
-#include "query/answer.h"
-#include "solver/notation.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 
 namespace kalah {
 namespace {
@@ -70,8 +70,7 @@ void print_pie(std::ostream& out, const Outcome& o) {
                     signed_number(-std::abs(opening.value)).c_str());
     else  // the pie rule's value alone proved only that it comes no nearer a draw
       std::snprintf(row, sizeof row, "  %-14s %s .. %s: no nearer a draw\n",
-                    format_turn(opening.turn).c_str(),
-                    signed_number(opening.bounds.lower).c_str(),
+                    format_turn(opening.turn).c_str(), signed_number(opening.bounds.lower).c_str(),
                     signed_number(opening.bounds.upper).c_str());
     out << row;
   }
@@ -89,8 +88,8 @@ void print_stopped(std::ostream& out, const Outcome& o) {
     out << " is " << signed_number(o.margin.lower)
         << "; the rest of the analysis was not finished\n";
   else
-    out << " lies in [" << signed_number(o.margin.lower) << ", "
-        << signed_number(o.margin.upper) << "]"
+    out << " lies in [" << signed_number(o.margin.lower) << ", " << signed_number(o.margin.upper)
+        << "]"
         << (o.margin == margin_bounds(o.position) ? ", all its seeds allow: nothing proven yet"
                                                   : "")
         << "\n";
@@ -99,8 +98,7 @@ void print_stopped(std::ostream& out, const Outcome& o) {
         << o.estimate->depth << " plies deep" << (o.estimate->pit >= 0 ? ", best pit " : "")
         << (o.estimate->pit >= 0 ? std::to_string(o.estimate->pit + 1) : "") << ")\n";
     if (!o.estimate->line.empty())
-      out << "expected line (not proven):" << line_text(o.estimate->line, o.position.mover)
-          << "\n";
+      out << "expected line (not proven):" << line_text(o.estimate->line, o.position.mover) << "\n";
   }
 }
 
@@ -157,7 +155,7 @@ std::string long_search_warning(const Query& q, int threads) {
       "this search will likely take over an hour: the position is %d seeds above %s, and "
       "searches like it take %s at %.2g nodes/s on %d thread%s (a model of measured "
       "searches: docs/design.md section 7). "
-      "What helps: a database with more layers (kalah build --max-seeds N; the README lists "
+      "What helps: a database with more layers (kalah build --max-seeds N; docs/costs.md lists "
       "their costs)%s, and --checkpoint DIR, so that a stop loses nothing. Ctrl-C prints the "
       "bounds and the estimate so far.",
       above,

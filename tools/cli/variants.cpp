@@ -9,8 +9,7 @@ namespace kalah {
 std::vector<VariantFiles> select_variants(const std::string& dir, const po::variables_map& vm,
                                           int pits, const RuleFlags& flags) {
   // A missing directory is the user's input, as for query (exit status 2), not a failure.
-  if (!std::filesystem::is_directory(dir))
-    throw UsageError(dir + ": no such database directory");
+  if (!std::filesystem::is_directory(dir)) throw UsageError(dir + ": no such database directory");
   for (const auto& name : stray_layer_files(dir))
     std::fprintf(stderr, "note: ignoring %s/%s: not a layer file name kalah writes\n", dir.c_str(),
                  name.c_str());

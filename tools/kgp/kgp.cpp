@@ -5,7 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "solver/notation.h"
+#include "game/notation.h"
 
 namespace kalah {
 namespace {

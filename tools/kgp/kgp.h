@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/any_board.h"
+#include "game/any_board.h"
 
 namespace kalah {
 

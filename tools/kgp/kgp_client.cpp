@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "query/deadline.h"
+#include "base/deadline.h"
+#include "game/notation.h"
 #include "query/query.h"
-#include "solver/notation.h"
 #include "tools/kgp/kgp.h"
 #include "tools/kgp/kgp_connection.h"
 
@@ -291,8 +291,9 @@ class Client {
     try {
       const KgpBoard board = parse_kgp_board(c.args[0]);
       const std::optional<int64_t> pit = parse_whole_number(c.args[1], 0, board.board.m() - 1);
-      if (!pit) throw std::invalid_argument("the move must be a pit 0.." +
-                                            std::to_string(board.board.m() - 1));
+      if (!pit)
+        throw std::invalid_argument("the move must be a pit 0.." +
+                                    std::to_string(board.board.m() - 1));
       const KgpSowing after = sow_kgp(board, static_cast<int>(*pit));
       const uint64_t id = next_id_ += 2;
       judged_.insert(id);

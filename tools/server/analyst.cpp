@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "base/units.h"
-#include "query/answer.h"
-#include "solver/notation.h"
+#include "game/notation.h"
+#include "query/json_parts.h"
 
 namespace kalah {
 namespace {
@@ -89,7 +89,7 @@ bool Analyst::cached(const ServeRequest& r) {
   return cache_.contains(cache_key(r));
 }
 
-std::string Analyst::answer(const ServeRequest& r) {
+std::string Analyst::analyse(const ServeRequest& r) {
   const std::string key = cache_key(r);
   if (std::optional<std::string> json = cache_.find(key))
     return json->insert(json->size() - 1, ", \"cached\": true");
@@ -128,18 +128,18 @@ std::string Analyst::move(const ServeRequest& r) {
   q.ask = Ask::kMove;
   q.level = r.level;
   q.table_mb = 0;  // the value search's own (query/query.h)
-  const auto answer = [&](const Query& asked) {
+  const auto run_timed = [&](const Query& asked) {
     Outcome o = run(asked);
     o.seconds = seconds_since(r.arrival);
     return o;
   };
-  if (!needs_search(r)) return outcome_json("serve", answer(q)).str();
+  if (!needs_search(r)) return outcome_json("serve", run_timed(q)).str();
   const Outcome o = in_search_slot(
       r,
       [&](const StopFlag& stop) {
         Query in_time = q;
         in_time.stop = &stop;
-        return answer(in_time);
+        return run_timed(in_time);
       },
       [&](StopReason) {  // no search slot in time: the heuristic's first answer
         StopFlag now;
@@ -147,7 +147,7 @@ std::string Analyst::move(const ServeRequest& r) {
         Query at_once = q;
         at_once.deadline = Clock::now();
         at_once.stop = &now;
-        return answer(at_once);
+        return run_timed(at_once);
       });
   return outcome_json("serve", o).str();
 }
@@ -172,8 +172,8 @@ Outcome Analyst::compute(const ServeRequest& r) {
         return run(q);
       },
       [&](StopReason why) {  // at most the budget left: an answer past it is not held back
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            r.deadline - Clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
         return not_started(q, why, std::clamp(left, std::chrono::milliseconds(0), kQuickEstimate));
       });
   o.seconds = seconds_since(r.arrival);

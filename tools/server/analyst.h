@@ -24,10 +24,10 @@
 namespace kalah {
 
 struct AnalystOptions {
-  std::string dir;         // databases of every variant found here
-  RequestLimits limits;    // the default budget and the most a request may ask for
-  size_t table_mb = 8;     // per root move of a search
-  int max_searches = 2;    // searches at once
+  std::string dir;              // databases of every variant found here
+  RequestLimits limits;         // the default budget and the most a request may ask for
+  size_t table_mb = 8;          // per root move of a search
+  int max_searches = 2;         // searches at once
   size_t cache_entries = 4096;  // exact answers kept
   bool store = true;            // answer stores beside the databases
 };
@@ -48,8 +48,8 @@ class Analyst {
   // Whether its answer is in the cache.
   bool cached(const ServeRequest& r);
   // The answer as one line of JSON: cached, from a database, or by a search within the
-  // deadline (bounds past it). Throws DatabaseError when a decoded copy changed under it.
-  std::string answer(const ServeRequest& r);
+  // deadline (bounds past it). Throws FileError when a decoded copy changed under it.
+  std::string analyse(const ServeRequest& r);
   // The move kalah plays (query/move_choice.h) at the request's level within its budget, as
   // JSON (move_json): perfect when proven in time, else the heuristic's. Not cached.
   std::string move(const ServeRequest& r);
@@ -59,8 +59,8 @@ class Analyst {
   // Stops the search named `search_id` (running, or waiting for its turn): it answers with the
   // bounds proven so far. {"cancelled": bool}. Cheap.
   std::string cancel(const std::string& search_id) { return named_.cancel(search_id); }
-  // prepare and answer.
-  std::string analyse(const Params& params) { return answer(prepare(params)); }
+  // prepare, then analyse.
+  std::string analyse(const Params& params) { return analyse(prepare(params)); }
 
   // Stops the searches running now and answers every later one with bounds at once: for a
   // server on its way out. Thread-safe.

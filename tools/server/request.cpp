@@ -7,7 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "solver/notation.h"
+#include "game/notation.h"
 
 namespace kalah {
 namespace {

@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
+#include "game/rules.h"
 #include "query/levels.h"
-#include "solver/rules.h"
 
 namespace kalah {
 

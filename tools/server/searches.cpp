@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "base/units.h"
-#include "query/answer.h"
+#include "query/json_parts.h"
 
 namespace kalah {
 
@@ -68,7 +68,7 @@ std::shared_ptr<NamedSearches::Live> NamedSearches::find(const std::string& id) 
 
 std::string NamedSearches::progress(const std::string& id) {
   const std::shared_ptr<Live> live = find(id);
-  if (!live) return answer_json("serve").add("search", id).add("running", false).str();
+  if (!live) return kalah_json("serve").add("search", id).add("running", false).str();
   std::lock_guard lock(live->mutex);
   return progress_json("serve", live->rules, live->position,
                        live->so_far ? &*live->so_far : nullptr,
@@ -82,7 +82,7 @@ std::string NamedSearches::cancel(const std::string& id) {
   std::lock_guard lock(mutex_);
   const auto it = named_.find(id);
   if (it != named_.end()) it->second->stop->raise(StopReason::kStop);
-  return answer_json("serve").add("search", id).add("cancelled", it != named_.end()).str();
+  return kalah_json("serve").add("search", id).add("cancelled", it != named_.end()).str();
 }
 
 }  // namespace kalah

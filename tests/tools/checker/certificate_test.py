@@ -1,13 +1,12 @@
 """`kalah solve --certificate` against the independent checker (ctest: certificate_test).
 
-Random positions of every rule variant (m = 3..5, with and without a database) get certificates
-that tools/checker/check_certificate.py accepts, proving the value `kalah solve` printed; a
-certificate that claims another value, lacks a move, plays an empty pit or has a move too many, or plays a
-pit the board lacks, is rejected (exit 1); a damaged or missing layer file, a layer named by a
-path or as another variant's file, a forged layer inside --db and a position line that is not
-the certified board are unreadable input (exit 2); so are, within a memory limit and without a
-traceback, a huge leaf-layer, a moves frame that claims 50 MB, a FIFO and digits that are not
-ASCII.
+Random positions of every rule variant (m = 3..5, with and without a database) get certificates that
+tools/checker/check_certificate.py accepts, proving the value `kalah solve` printed; a certificate
+that claims another value, lacks a move, plays an empty pit or has a move too many, or plays a pit
+the board lacks, is rejected (exit 1); a damaged or missing layer file, a layer named by a path or
+as another variant's file, a forged layer inside --db and a position line that is not the certified
+board are unreadable input (exit 2); so are, within a memory limit and without a traceback, a huge
+leaf-layer, a moves frame that claims 50 MB, a FIFO and digits that are not ASCII.
 
 usage: python3 certificate_test.py KALAH_EXECUTABLE CHECK_CERTIFICATE_PY
 """

@@ -1,8 +1,8 @@
 """`kalah fair` end to end (ctest: fair_cli_test): a run killed midway (SIGKILL) and run again with
 the same --checkpoint gives the table of a run never stopped, and says what it resumed; a line of
 the log edited by hand is not believed; the certificates of the fair starts (with and without a
-database) are accepted by tools/checker/check_certificate.py, and one claiming 0 for a candidate that is
-not fair is refused.
+database) are accepted by tools/checker/check_certificate.py, and one claiming 0 for a candidate
+that is not fair is refused.
 
 usage: python3 fair_cli_test.py KALAH_EXECUTABLE CHECK_CERTIFICATE_PY
 """
@@ -17,7 +17,8 @@ import unittest
 EXE = sys.argv.pop(1)
 CHECKER = sys.argv.pop(1)
 # About 4 s on one thread without a database: long enough to be killed midway, a second in.
-LONG = ["fair", "--pits", "5", "--seeds", "3", "--moved", "2", "--no-db", "--threads", "1", "--json"]
+LONG = ["fair", "--pits", "5", "--seeds", "3", "--moved", "2", "--no-db", "--threads", "1",
+        "--json"]
 
 
 def fair(*args, check=True):

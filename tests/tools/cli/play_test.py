@@ -210,7 +210,8 @@ class Play(unittest.TestCase):
         self.term.keys("3")  # the last seed in the store: an extra turn, then 1 passes the turn
         self.term.wait_for(PROMPT, after=1)
         self.term.keys("1")
-        self.term.wait_for(r"kalah \(North\) plays \d.*\(beginner: a move within 8 seeds of the best\)")
+        self.term.wait_for(
+            r"kalah \(North\) plays \d.*\(beginner: a move within 8 seeds of the best\)")
         self.term.keys("q")
         self.term.wait_for(r"\[exited 0\]")
 

@@ -1,5 +1,5 @@
-// analyst_test.cpp: what `kalah serve` answers apart from HTTP (tools/server/analyst.h): its cache of
-// exact answers and its admission of searches.
+// analyst_test.cpp: what `kalah serve` answers apart from HTTP (tools/server/analyst.h): its cache
+// of exact answers and its admission of searches.
 #include "tools/server/analyst.h"
 
 #include <gtest/gtest.h>

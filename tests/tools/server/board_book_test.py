@@ -38,7 +38,8 @@ class Book(BoardCase):
         self.assertGreaterEqual(loss, 6)  # S:1 gives a blunder's worth away
         self.browser.get(self.url + "?moves=S:1+N:3")
         first = lambda: self.script(
-            "const li = document.querySelector('#history li'); return li && [li.dataset.mark, li.className, li.title]")
+            "const li = document.querySelector('#history li');"
+            "return li && [li.dataset.mark, li.className, li.title]")
         WebDriverWait(self.browser, 3).until(lambda _: (first() or [None])[0] == "??")
         mark, classes, title = first()
         self.assertIn("blunder", classes)
@@ -56,11 +57,12 @@ class Book(BoardCase):
         status, moves = self.script("""
             state.value = null;
             state.proven = {lower: 3, upper: 3};
-            state.bounds = state.moves.moves.map(m => m.pit === 1 ? {pit: 1, lower: -4, upper: -4}
-                                                                  : {pit: m.pit, lower: -2, upper: 9});
+            state.bounds = state.moves.moves.map(m => m.pit === 1
+                ? {pit: 1, lower: -4, upper: -4} : {pit: m.pit, lower: -2, upper: 9});
             showAnswer();
             return [document.getElementById('status').textContent,
-                    [...document.querySelectorAll('#moves li')].map(li => li.textContent.trim())];""")
+                    [...document.querySelectorAll('#moves li')]
+                        .map(li => li.textContent.trim())];""")
         self.assertIn("value +3 (win)", status)
         self.assertNotIn("value in", status)
         self.assertNotIn("estimate", status)

@@ -21,7 +21,7 @@ import urllib.request
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from browser_session import BoardCase, START
 
@@ -34,17 +34,6 @@ def mark(before, after):
 
 
 class Review(BoardCase):
-    def params(self):
-        q = urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)
-        return {k: v[0] for k, v in q.items()}
-
-    def wait(self, condition, seconds=30):
-        WebDriverWait(self.browser, seconds).until(lambda _: condition())
-
-    def open(self, query):
-        self.browser.get(self.url + "?" + query)
-        self.wait(lambda: self.script("return !!(state.moves || state.answer)"))
-
     def test_the_computer_cannot_be_played_for(self):
         self.open(urllib.parse.urlencode({"position": START, "computer": "North",
                                           "level": "perfect"}))
@@ -67,7 +56,8 @@ class Review(BoardCase):
                          [t for t in turns if t.startswith("N:")][0])
 
     def test_a_fair_start_is_one_of_the_table(self):
-        # Kalah(6,4), empty capture: one of FairKalah's starts at random (tools/server/fair_starts.json).
+        # Kalah(6,4), empty capture: one of FairKalah's starts at random
+        # (tools/server/fair_starts.json).
         self.open(urllib.parse.urlencode({"position": START, "capture": "empty"}))
         Select(self.browser.find_element(By.ID, "pits")).select_by_value("6")
         self.script("document.getElementById('seeds').value = 4; newGame()")
@@ -110,9 +100,10 @@ class Review(BoardCase):
         shared = self.browser.current_url
         self.browser.get("about:blank")
         self.browser.get(shared)
-        self.wait(lambda: self.browser.find_element(By.ID, "history").text.split()[:1] == [f"S:{other}"])
+        self.wait(lambda: self.history()[:1] == [f"S:{other}"])
         self.assertEqual(self.params()["moves"], main)
-        buttons = self.script("return [...document.querySelectorAll('.variation')].map(e => e.textContent)")
+        buttons = self.script(
+            "return [...document.querySelectorAll('.variation')].map(e => e.textContent)")
         self.assertEqual(buttons, ["main: " + main, p["lines"]])
         self.click("#promote")
         self.wait(lambda: self.params()["moves"] == p["lines"])
@@ -125,16 +116,19 @@ class Review(BoardCase):
         self.wait(lambda: "game over" in status())
         self.assertEqual(status(), "game over: South 10, North 18: North wins by 8")
         self.wait(lambda: self.script("return !state.sowing"))
-        shown = self.script("return [...document.querySelectorAll('#board .seeds')].map(e => +e.textContent)")
+        shown = self.script(
+            "return [...document.querySelectorAll('#board .seeds')].map(e => +e.textContent)")
         self.assertEqual(sorted(shown), [0] * 12 + [10, 18])
         self.open("position=0,0,0,0,0,0,10,1,2,3,0,0,0,12,S&remainder=discard")
         self.wait(lambda: status() == "game over: South 10, North 12: North wins by 2")
 
     def test_every_bad_parameter_is_named_and_the_page_stays_usable(self):
         bad = {"moves=S:9": "there is no pit 9 (pits 1..6)", "moves=N:1": "moves",
-               "pits=9&seeds=3": "pits=9: pits is 1..8", "pits=8&seeds=30": "seeds is 1..15", "position=garbage": "position=garbage",
+               "pits=9&seeds=3": "pits=9: pits is 1..8", "pits=8&seeds=30": "seeds is 1..15",
+               "position=garbage": "position=garbage",
                "capture=weird": "capture=weird", "end=never": "end=never",
-               "remainder=x": "remainder=x", "level=god": "level=god", "computer=Bob": "computer=Bob",
+               "remainder=x": "remainder=x", "level=god": "level=god",
+               "computer=Bob": "computer=Bob",
                "flip=2": "flip=2", "moves=S:1&ply=99": "ply=99", "moves=S:1&line=5": "line=5",
                "lines=S:1;S:9": "lines", "start=1,2&moves=S:1": "start=1,2", "color=red": "'color'"}
         for query, named in bad.items():
@@ -142,7 +136,8 @@ class Review(BoardCase):
                 self.browser.get(self.url + "?" + query)
                 self.wait(lambda: self.browser.find_element(By.ID, "url-error").is_displayed())
                 self.assertIn(named, self.browser.find_element(By.ID, "url-error").text)
-                self.wait(lambda: self.script("return document.querySelectorAll('.pit.playable').length") > 0)
+                self.wait(lambda: self.script(
+                    "return document.querySelectorAll('.pit.playable').length") > 0)
                 shown = self.script("""return ['capture', 'end', 'remainder', 'computer', 'level']
                     .map(id => document.getElementById(id).value)""")
                 self.assertIn(shown[0], ["standard", "empty"])
@@ -183,14 +178,16 @@ class Review(BoardCase):
             sign = 1 if side == "S" else -1
             expected.append(mark(sign * values[ply], sign * values[ply + len(pits)]))
             ply += len(pits)
-        self.wait(lambda: self.script("return document.querySelectorAll('#history li').length") == len(record))
+        self.wait(lambda: self.script(
+            "return document.querySelectorAll('#history li').length") == len(record))
         shown = self.script("""return [...document.querySelectorAll('#history li')]
             .map(li => li.dataset.mark || '')""")
         self.assertEqual(shown, expected)
         self.assertTrue(any(expected))
         names = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
         dots = self.script("""return [...document.querySelectorAll('#graph circle')]
-            .map(c => ['inaccuracy', 'mistake', 'blunder'].find(k => c.classList.contains(k)) || '')""")
+            .map(c => ['inaccuracy', 'mistake', 'blunder'].find(k => c.classList.contains(k))
+                      || '')""")
         ends = [sum(len(p) for _, p in record[:i + 1]) for i in range(len(record))]
         self.assertEqual([dots[e] for e in ends], [names.get(m, "") for m in expected])
         self.assertEqual(sum(map(bool, dots)), sum(map(bool, expected)))
@@ -271,12 +268,15 @@ class Review(BoardCase):
                 # The widest badges there are: bounds on every pit.
                 boxes = self.script("""
                     state.answer = null; state.estimate = null;
-                    state.bounds = state.moves.moves.map(m => ({pit: m.pit, lower: -44, upper: 48}));
+                    state.bounds =
+                        state.moves.moves.map(m => ({pit: m.pit, lower: -44, upper: 48}));
                     drawBoard();
                     const box = e => e.getBoundingClientRect();
                     return { page: document.documentElement.scrollWidth, view: innerWidth,
-                             pits: [...document.querySelectorAll('#board .pit')].map(e => [box(e).width, box(e).height]),
-                             stores: [...document.querySelectorAll('#board .store')].map(e => [box(e).left, box(e).right]),
+                             pits: [...document.querySelectorAll('#board .pit')]
+                                 .map(e => [box(e).width, box(e).height]),
+                             stores: [...document.querySelectorAll('#board .store')]
+                                 .map(e => [box(e).left, box(e).right]),
                              badges: document.querySelectorAll('.pit .value.bounds').length,
                              review: box(document.getElementById('review')).top,
                              board: box(document.getElementById('board')).bottom,
@@ -321,14 +321,15 @@ class Review(BoardCase):
         ActionChains(self.browser).send_keys(Keys.HOME).perform()
         self.wait(lambda: self.params()["position"] == "1,1,1,0,1,1,1,0,S")
         self.wait(lambda: self.script(  # pits a screen reader names and Tab reaches
-            "return document.querySelectorAll('.pit[role=button][tabindex=\"0\"][aria-label]').length") == 3)
+            "return document.querySelectorAll("
+            "'.pit[role=button][tabindex=\"0\"][aria-label]').length") == 3)
         ActionChains(self.browser).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.END).perform()
         self.wait(lambda: self.params()["position"] == end)
 
     def test_a_record_is_exported_and_imported(self):
         self.open(urllib.parse.urlencode({"start": START, "moves": "S:4 N:1", "lines": "S:3 N:1",
                                           "capture": "standard"}))
-        self.wait(lambda: self.browser.find_element(By.ID, "history").text.split()[:2] == ["S:4", "N:1"])
+        self.wait(lambda: self.history()[:2] == ["S:4", "N:1"])
         self.browser.find_element(By.CSS_SELECTOR, "#record-panel summary").click()
         self.click("#export")
         text = self.browser.find_element(By.ID, "record-text").get_attribute("value")

@@ -97,3 +97,20 @@ class BoardCase(unittest.TestCase):
     def script(self, code):
         """Runs JavaScript in the page and returns its value: what it reads is read at once."""
         return self.browser.execute_script(code)
+
+    def params(self):
+        """The page's address parameters, one value each."""
+        q = urllib.parse.parse_qs(urllib.parse.urlparse(self.browser.current_url).query)
+        return {k: v[0] for k, v in q.items()}
+
+    def history(self):
+        """The game record as the page lists it, a word a turn."""
+        return self.browser.find_element(By.ID, "history").text.split()
+
+    def wait(self, condition, seconds=30):
+        WebDriverWait(self.browser, seconds).until(lambda _: condition())
+
+    def open(self, query):
+        """The board at ?QUERY, once it shows the position's moves or answer."""
+        self.browser.get(self.url + "?" + query)
+        self.wait(lambda: self.script("return !!(state.moves || state.answer)"))

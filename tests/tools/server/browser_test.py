@@ -126,7 +126,8 @@ class Board(BoardCase):
         Select(b.find_element(By.ID, "computer")).select_by_value("nobody")
         b.get("about:blank")
         b.get(shared)
-        WebDriverWait(b, 30).until(lambda _: b.find_element(By.ID, "history").text.split() == record)
+        WebDriverWait(b, 30).until(
+            lambda _: b.find_element(By.ID, "history").text.split() == record)
 
     def test_moves_are_played_before_any_value_arrives(self):
         # A one-thread server and the default page, the start of Kalah(6,4): its values take a
@@ -140,8 +141,8 @@ class Board(BoardCase):
             b.get(url)
             playable = lambda _: b.find_elements(By.CSS_SELECTOR, ".pit.playable")
             WebDriverWait(b, 10).until(playable)
-            print(f"first pit playable {time.monotonic() - loaded:.2f} s after the page was asked for",
-                  file=sys.stderr)
+            print(f"first pit playable {time.monotonic() - loaded:.2f} s after the page was "
+                  "asked for", file=sys.stderr)
             for pit in (3, 6, 1):  # 3 earns South an extra turn; 6 and 1 then pass the turn
                 self.assertFalse(b.find_elements(
                     By.CSS_SELECTOR, ".pit .value:not(.bounds):not(.estimate)"), "values arrived")
@@ -167,7 +168,8 @@ class Board(BoardCase):
             # The page's search: the value's, or the full analysis's that follows it (the name
             # changes in between, before the server has the new one).
             search = WebDriverWait(b, 10).until(
-                lambda _: (lambda s: s if running(s) else None)(b.execute_script("return state.search")))
+                lambda _: (lambda s: s if running(s) else None)(
+                    b.execute_script("return state.search")))
             self.click(".pit.playable")
             WebDriverWait(b, 10).until(lambda _: not running(search))
         finally:
@@ -192,7 +194,8 @@ class Board(BoardCase):
                                   "'.pit.playable .value.estimate')].map(e => e.textContent)")
         self.assertEqual(len(badges), 6)
         self.assertTrue(all(t.startswith("≈") for t in badges), badges)
-        self.assertEqual(b.execute_script("return document.querySelectorAll('#moves li').length"), 6)
+        self.assertEqual(
+            b.execute_script("return document.querySelectorAll('#moves li').length"), 6)
         before = self.shown_position()
         best = b.execute_script("return state.estimate.best")
         self.click("#step")  # the estimate's best move, said not to be proven

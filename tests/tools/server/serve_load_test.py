@@ -95,7 +95,8 @@ class ServeLoad(unittest.TestCase):
         def long_search(i):
             pos = f"6,6,6,6,6,{i % 6 + 1}/6,6,6,6,6,6/0,0"
             try:
-                urllib.request.urlopen(f"{self.url}api/v1/analyse?position={pos}", timeout=30).read()
+                urllib.request.urlopen(f"{self.url}api/v1/analyse?position={pos}",
+                                       timeout=30).read()
             except OSError:
                 pass
 
@@ -130,8 +131,10 @@ class ServeLoad(unittest.TestCase):
         self.assertEqual(self.status_of(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n"
                                         b"Connection: close\r\n\r\n"), 204)
         # Bytes that are not UTF-8 in the path and in a parameter: the errors are valid JSON.
-        for target in (b"/\xff\xfe", b"/api/v1/analyse?position=1,\xff/2", b"/api/v1/analyse?\xc3=1"):
-            answer = self.raw(b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        for target in (b"/\xff\xfe", b"/api/v1/analyse?position=1,\xff/2",
+                       b"/api/v1/analyse?\xc3=1"):
+            answer = self.raw(
+                b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             body = answer.split(b"\r\n\r\n", 1)[1]
             self.assertIn("error", json.loads(body.decode("utf-8", errors="strict")), target)
         page = self.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -143,20 +146,23 @@ class ServeLoad(unittest.TestCase):
         before = rss_kib(self.server.pid)
         for _ in range(3):
             threads = [threading.Thread(target=self.raw, args=(
-                b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 15000 + b"\r\nConnection: close\r\n\r\n",))
+                b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 15000
+                + b"\r\nConnection: close\r\n\r\n",))
                 for _ in range(100)]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
         after = rss_kib(self.server.pid)
-        print(f"resident memory: {before} KiB before 300 requests with 15 KB of headers, {after} after")
+        print(f"resident memory: {before} KiB before 300 requests with 15 KB of headers, "
+              f"{after} after")
         if os.environ.get("KALAH_SANITIZED") != "1":  # AddressSanitizer keeps what is freed
             self.assertLess(after, before + 32 * 1024)
 
     def test_5_sigterm_stops_running_searches_at_once(self):
         searches = [threading.Thread(target=lambda: self.raw(
-            b"GET /api/v1/analyse?position=6,6,6,6,6,6/6,6,6,6,6,6/0,0 HTTP/1.1\r\nHost: x\r\n\r\n"))
+            b"GET /api/v1/analyse?position=6,6,6,6,6,6/6,6,6,6,6,6/0,0 HTTP/1.1\r\n"
+            b"Host: x\r\n\r\n"))
             for _ in range(3)]
         for t in searches:
             t.start()
