@@ -1,13 +1,13 @@
-"""Runs the README as written (ctest: readme_test).
+"""Runs the README and docs/guide.md as written (ctest: readme_test).
 
-Every command of the README's ```sh blocks runs in a scratch directory, with kalah installed into
-a temporary prefix (so `kalah`, `pkg-config kalah` and `import kalah` work as after
-`cmake --install`) and KALAH_DB and HOME pointing into the scratch directory. Sizes the README
-gives for a workstation are made small by the substitutions below, each of which must still
-match the README. A comment "# ...: +N" after a command is its expected value. The ```cpp block
-is written to probe.cpp for the command that compiles it; the ```python block runs as a script.
-`kalah serve` starts in the background on a free port, which the commands after it (curl) use;
-its page must load. The indented set-up commands (scripts/run.sh, scripts/test.sh, install, cpack) are what CI and
+Every command of their ```sh blocks (the README's first) runs in a scratch directory, with kalah
+installed into a temporary prefix (so `kalah`, `pkg-config kalah` and `import kalah` work as after
+`cmake --install`) and KALAH_DB and HOME pointing into the scratch directory. Sizes the README gives
+for a workstation are made small by the substitutions below, each of which must still match the
+README. A comment "# ...: +N" after a command is its expected value. The ```cpp block is written to
+probe.cpp for the command that compiles it; the ```python block runs as a script. `kalah serve`
+starts in the background on a free port, which the commands after it (curl) use; its page must load.
+The indented set-up commands (scripts/run.sh, scripts/test.sh, install, cpack) are what CI and
 install_test run; here their scripts must exist.
 
 usage: python3 readme_test.py SOURCE_DIR BUILD_DIR
@@ -33,6 +33,7 @@ class Readme(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.readme = open(os.path.join(SOURCE, "README.md")).read()
+        cls.guide = open(os.path.join(SOURCE, "docs", "guide.md")).read()
         cls.tmp = tempfile.TemporaryDirectory()
         root = cls.tmp.name
         # Installed as the README's first install path says: into ~/.local, where Python
@@ -74,7 +75,7 @@ class Readme(unittest.TestCase):
         self.assertEqual(len(cpp), 1)
         with open(os.path.join(self.cwd, "probe.cpp"), "w") as f:
             f.write(cpp[0])
-        commands = [line for block in blocks(self.readme, "sh")
+        commands = [line for block in blocks(self.readme, "sh") + blocks(self.guide, "sh")
                     for line in block.replace("\\\n", " ").splitlines()]
         self.assertGreaterEqual(len(commands), 10)
         url = None
