@@ -53,17 +53,18 @@ Analysis to_public(const std::string& command, const Outcome& o) {
   if (o.analysis && a.exact) {
     for (const MoveShown& mv : moves_shown(o.rules, o.position, *o.analysis))
       a.moves.push_back({mv.pit, mv.value, mv.result, mv.turn, mv.position, mv.absolute});
-    a.best_line = format_turns(o.analysis->best_line);
+    a.best_line = format_turns(o.analysis->best_line, o.position.mover);
   }
   if (o.pie && a.exact) {
     for (const PieOpening& opening : o.pie->openings)
-      a.openings.push_back({format_turn(opening.turn), opening.value, opening.swapped});
+      a.openings.push_back(
+          {format_turn(opening.turn, o.position.mover), opening.value, opening.swapped});
     a.best_opening = a.openings[o.pie->best].turn;
   }
   if (o.estimate && !a.exact) {
     a.estimate = o.estimate->value;
     a.estimate_depth = o.estimate->depth;
-    a.estimate_line = format_turns(o.estimate->line);
+    a.estimate_line = format_turns(o.estimate->line, o.position.mover);
   }
   a.source = a.exact ? to_string(o.source) : "bounds";
   a.nodes = o.nodes;

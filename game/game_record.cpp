@@ -37,8 +37,7 @@ std::string format_record(const std::vector<Turn>& turns) {
   std::string s;
   for (const Turn& t : turns) {
     if (!s.empty()) s += ' ';
-    s += t.side == Side::kSouth ? "S:" : "N:";
-    s += format_turn(t.pits);
+    s += format_turn(t.pits, t.side);
   }
   return s;
 }

@@ -221,9 +221,16 @@ std::string format_turn(const std::vector<int>& pits) {
   return s;
 }
 
-std::vector<std::string> format_turns(const std::vector<std::vector<int>>& turns) {
+std::string format_turn(const std::vector<int>& pits, Side side) {
+  return (side == Side::kSouth ? "S:" : "N:") + format_turn(pits);
+}
+
+std::vector<std::string> format_turns(const std::vector<std::vector<int>>& turns, Side first) {
   std::vector<std::string> out;
-  for (const auto& turn : turns) out.push_back(format_turn(turn));
+  for (const auto& turn : turns) {
+    out.push_back(format_turn(turn, first));
+    first = other(first);
+  }
   return out;
 }
 

@@ -43,8 +43,12 @@ std::string format_absolute(const Position& p, int m);  // "4,4,4,0,4,4,4,0,S"
 // An error names `context`, by default "move '<text>'".
 std::vector<int> parse_turn(const std::string& text, int m, const std::string& context = "");
 std::string format_turn(const std::vector<int>& pits);
-// Each turn of a line (a best line, an estimate's) as format_turn writes it.
-std::vector<std::string> format_turns(const std::vector<std::vector<int>>& turns);
+// "S:3-6": a turn with its side, as game records write it (game/game_record.h).
+std::string format_turn(const std::vector<int>& pits, Side side);
+// Each turn of a line (a best line, an estimate's) with its side, `first` playing the first:
+// "S:3-6", "N:2", ... Every line kalah writes (JSON, the library, Python, the command line, the
+// board) is so, and --moves and ?moves= read it back.
+std::vector<std::string> format_turns(const std::vector<std::vector<int>>& turns, Side first);
 
 // A small board drawing (several lines, newline-terminated): the opponent's row on top with their
 // store on the left, the mover's row below with their store on the right, pits numbered.

@@ -14,7 +14,7 @@ std::vector<MoveShown> moves_shown(const Rules& rules, const Position& p, const 
   std::vector<MoveShown> out;
   for (const MoveReport& mv : a.moves) {
     const Position next = apply(rules, p, mv.pit);
-    out.push_back({mv.pit + 1, mv.value, result_word(mv.value), format_turn(mv.turn),
+    out.push_back({mv.pit + 1, mv.value, result_word(mv.value), format_turn(mv.turn, p.mover),
                    format_relative(next, rules.pits), format_absolute(next, rules.pits)});
   }
   return out;
@@ -87,21 +87,23 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
   return out.add("finished", false).add("moves", moves);
 }
 
-JsonObject estimate_json(const Estimate& e) {
+JsonObject estimate_json(const Estimate& e, Side mover) {
   JsonObject out = JsonObject().add("value", e.value).add("depth", e.depth).add("exact", e.exact);
-  if (e.pit >= 0) out.add("best", e.pit + 1).add("line", format_turns(e.line));
+  if (e.pit >= 0) out.add("best", e.pit + 1).add("line", format_turns(e.line, mover));
   if (e.moves.empty()) return out;
   std::vector<JsonObject> moves;
   for (const MoveEstimate& m : e.moves)
-    moves.push_back(
-        JsonObject().add("pit", m.pit + 1).add("value", m.value).add("line", format_turns(m.line)));
+    moves.push_back(JsonObject()
+                        .add("pit", m.pit + 1)
+                        .add("value", m.value)
+                        .add("line", format_turns(m.line, mover)));
   return out.add("moves", moves);
 }
 
 JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
                          const SearchProgress* so_far, const Estimate* estimate) {
   JsonObject out = position_json(command, rules, p).add("running", true);
-  if (estimate) out.add("estimate", estimate_json(*estimate));
+  if (estimate) out.add("estimate", estimate_json(*estimate, p.mover));
   if (!so_far) return out;
   std::vector<JsonObject> moves;
   for (const MoveMargin& m : so_far->moves)

@@ -48,8 +48,9 @@ JsonObject moves_json(const std::string& command, const Rules& rules, const Posi
 // estimate, estimate_json's.
 JsonObject progress_json(const std::string& command, const Rules& rules, const Position& p,
                          const SearchProgress* so_far, const Estimate* estimate = nullptr);
-// An estimate in final margins (solver/heuristic.h): {"value", "depth", "exact", "best" (its
-// best pit, 1..m), "moves" (each pit 1..m with its value; a full analysis's estimate only)}.
-JsonObject estimate_json(const Estimate& e);
+// An estimate in final margins (solver/heuristic.h) of a position `mover` is to play: {"value",
+// "depth", "exact", "best" (its best pit, 1..m), "line", "moves" (each pit 1..m with its value
+// and line; a full analysis's estimate only)}; lines as game records write them, "S:3-6".
+JsonObject estimate_json(const Estimate& e, Side mover);
 
 }  // namespace kalah

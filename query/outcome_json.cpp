@@ -24,7 +24,7 @@ JsonObject stopped_json(const std::string& command, const Outcome& o) {
                        .add("seconds", o.seconds);
   if (o.margin.exact())  // bounds that meet are the value, whatever else was not finished
     out.add("value", o.margin.lower).add("result", result_word(o.margin.lower));
-  if (o.estimate) out.add("estimate", estimate_json(*o.estimate));
+  if (o.estimate) out.add("estimate", estimate_json(*o.estimate, o.position.mover));
   return add_earlier_nodes(out, o.earlier_nodes).add("stopped", to_string(o.stopped));
 }
 
@@ -45,7 +45,7 @@ JsonObject analysis_json(const std::string& command, const Outcome& o) {
                        .add("board_value", a.board_value)
                        .add("finished", a.finished)
                        .add("moves", moves)
-                       .add("best_line", format_turns(a.best_line))
+                       .add("best_line", format_turns(a.best_line, o.position.mover))
                        .add("source", to_string(o.source))
                        .add("nodes", o.nodes)
                        .add("probes", o.probes)
@@ -69,7 +69,7 @@ JsonObject pie_json(const std::string& command, const Outcome& o) {
   const PieAnalysis& pie = *o.pie;
   std::vector<JsonObject> list;
   for (const auto& opening : pie.openings) {
-    JsonObject j = JsonObject().add("turn", format_turn(opening.turn));
+    JsonObject j = JsonObject().add("turn", format_turn(opening.turn, o.position.mover));
     if (opening.exact())
       j.add("value", opening.value)
           .add("swap", opening.swapped)
@@ -78,12 +78,13 @@ JsonObject pie_json(const std::string& command, const Outcome& o) {
       j.add("lower", opening.bounds.lower).add("upper", opening.bounds.upper);
     list.push_back(j);
   }
-  JsonObject out = position_json(command, o.rules, o.position)
-                       .add("pie", true)
-                       .add("value", pie.value)
-                       .add("result", result_word(pie.value))
-                       .add("best_opening", format_turn(pie.openings[pie.best].turn))
-                       .add("openings", list);
+  JsonObject out =
+      position_json(command, o.rules, o.position)
+          .add("pie", true)
+          .add("value", pie.value)
+          .add("result", result_word(pie.value))
+          .add("best_opening", format_turn(pie.openings[pie.best].turn, o.position.mover))
+          .add("openings", list);
   if (pie.value_only) out.add("value_only", true);
   out.add("nodes", o.nodes).add("probes", o.probes).add("seconds", o.seconds);
   return add_earlier_nodes(out, o.earlier_nodes);

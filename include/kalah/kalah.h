@@ -159,7 +159,7 @@ class KALAH_API Position {
 
 // One opening under the pie rule (Options::pie).
 struct Opening {
-  std::string turn;      // the first player's whole first turn, e.g. "3-6"
+  std::string turn;      // the first player's whole first turn, e.g. "S:3-6"
   int value = 0;         // final margin for the first player if the opponent did not swap
   bool swapped = false;  // the opponent swaps (value > 0): the first player then gets -value
 };
@@ -169,7 +169,7 @@ struct Move {
   int pit = 0;           // 1..m, in the mover's sowing order
   int value = 0;         // final margin for the player to move after this move and best play
   std::string result;    // "win", "draw" or "loss"
-  std::string turn;      // the whole turn with its best extra moves, e.g. "3-6-1"
+  std::string turn;      // the whole turn with its best extra moves, e.g. "S:3-6-1"
   std::string position;  // where this pit leads, side-relative (for the player then to move)
   std::string absolute;  // the same, absolute
 };
@@ -184,11 +184,11 @@ struct Analysis {
   std::string stopped;          // why not exact: "stop" (the flag) or "deadline" (timeout)
   std::optional<int> estimate;  // not exact, with progress or a timeout: the heuristic's
   int estimate_depth = 0;       //   estimate of the final margin and its depth, and the
-  std::vector<std::string> estimate_line;  // turns it expects from here (not proven)
+  std::vector<std::string> estimate_line;  // turns it expects from here, "S:3-6" (not proven)
   std::string result;                      // "win", "draw" or "loss"
   bool finished = false;                   // the game is already over
   std::vector<Move> moves;                 // every legal move, by pit
-  std::vector<std::string> best_line;      // turns to the end of the game
+  std::vector<std::string> best_line;      // turns to the end, sided as records are: "S:3-6"
   std::vector<Opening> openings;           // Options::pie: every opening (value: the pie rule's)
   std::string best_opening;                // Options::pie: the first opening reaching the value
   std::string source;                      // "database", "store", "search" or "bounds" (stopped)

@@ -19,7 +19,7 @@ move under perfect play. Positions are a :class:`Position` or text as on the com
      1  2  3
 >>> a = kalah.analyse(p, threads=1)
 >>> [(m["pit"], m["value"]) for m in a["moves"]], a["best_line"][0]
-([(1, -8), (2, 4), (3, 0)], '2-3')
+([(1, -8), (2, 4), (3, 0)], 'S:2-3')
 
 A :class:`Game` holds a game record in the command line's notation (``"S:3-6 N:2"``) and the
 positions it passes through. Answers are dicts with the fields of ``kalah solve --json``
@@ -73,7 +73,7 @@ class Move(_TypedDict):
     pit: int          # 1..m, in the mover's sowing order
     value: int        # final margin for the player to move after this move and best play
     result: str       # "win", "draw" or "loss"
-    turn: str         # the whole turn with its best extra moves, e.g. "3-6-1"
+    turn: str         # the whole turn with its best extra moves and side, e.g. "S:3-6-1"
     position: str     # where the pit leads, side-relative for the player then to move
     absolute: str
 
@@ -94,7 +94,7 @@ class Estimate(_TypedDict, total=False):
     depth: _Required[int]    # plies looked ahead
     exact: _Required[bool]   # the heuristic search reached every game end: the value
     best: int               # its best pit, 1..m
-    line: _List[str]        # the turns it expects from here, best's first (not proven)
+    line: _List[str]        # the turns it expects from here, "S:3-6" (not proven)
     moves: _List[dict]       # a full analysis's: each pit with its estimated value and line
 
 
@@ -178,7 +178,7 @@ def solve(*, seeds: int, pits: int = 0, capture: _Optional[Capture] = None,
     2
     >>> a = solve(pits=3, seeds=2, pie=True)
     >>> a["value"], a["best_opening"]
-    (0, '2-1')
+    (0, 'S:2-1')
     """
     return _kalah.solve(
         pits=pits, seeds=seeds, capture=capture, end=end, remainder=remainder, db=db,

@@ -277,7 +277,7 @@ class Module(unittest.TestCase):
                              progress=lambda r: reports.append((time.monotonic() - start, r)))
         self.assertTrue(answer["interrupted"])
         estimate = answer["estimate"]
-        self.assertTrue(estimate["depth"] > 0 and estimate["line"][0][0] == str(estimate["best"]))
+        self.assertTrue(estimate["depth"] > 0 and estimate["line"][0][2] == str(estimate["best"]))
         self.assertTrue(answer["lower"] <= estimate["value"] <= answer["upper"], answer)
         first = next(t for t, r in reports if "estimate" in r)
         self.assertLess(first, 0.5, "the first estimate took too long")

@@ -43,7 +43,7 @@ TEST(Heuristic, UnboundedItIsExactAndItsMoveIsBest) {
 
 std::string text(const Line& line) {
   std::string out;
-  for (const std::string& turn : format_turns(line)) out += turn + " ";
+  for (const std::string& turn : format_turns(line, Side::kSouth)) out += turn + " ";
   return out;
 }
 

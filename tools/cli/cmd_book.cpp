@@ -98,7 +98,8 @@ void print_entry(const BookOptions& o, const Game& game, size_t index, size_t of
     std::printf("[%zu/%zu] ply %d %-24s value %4s  %-8s  %.1f s%s%s\n", index + 1, of, e.ply,
                 e.record.empty() ? "(start)" : format_record(e.record).c_str(),
                 signed_number(s->analysis.value).c_str(), what, elapsed,
-                best.empty() ? "" : "  best ", best.empty() ? "" : format_turn(best[0]).c_str());
+                best.empty() ? "" : "  best ",
+                best.empty() ? "" : format_turn(best[0], e.position.mover).c_str());
     std::fflush(stdout);
   }
 }

@@ -12,13 +12,10 @@
 namespace kalah {
 namespace {
 
-// " S:3-6 N:2-1 ...": a line's turns, `mover`'s first.
+// " S:3-6 N:2-1 ...": a line's turns, `mover`'s first (game/notation.h).
 std::string line_text(const Line& line, Side mover) {
   std::string text;
-  for (const auto& turn : line) {
-    text += (mover == Side::kSouth ? " S:" : " N:") + format_turn(turn);
-    mover = other(mover);
-  }
+  for (const std::string& turn : format_turns(line, mover)) text += " " + turn;
   return text;
 }
 
@@ -47,7 +44,7 @@ void print_analysis(std::ostream& out, const Outcome& o) {
       char row[96];
       std::snprintf(row, sizeof row, "  pit %d  %4s  %-5s %s\n", mv.pit + 1,
                     signed_number(mv.value).c_str(), result_word(mv.value),
-                    format_turn(mv.turn).c_str());
+                    format_turn(mv.turn, o.position.mover).c_str());
       out << row;
     }
     out << "best line:" << line_text(a.best_line, o.position.mover) << "\n";
@@ -65,18 +62,20 @@ void print_pie(std::ostream& out, const Outcome& o) {
   for (const auto& opening : pie.openings) {
     char row[128];
     if (opening.exact())
-      std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n", format_turn(opening.turn).c_str(),
+      std::snprintf(row, sizeof row, "  %-14s %4s  %s %4s\n",
+                    format_turn(opening.turn, o.position.mover).c_str(),
                     signed_number(opening.value).c_str(), opening.swapped ? "swap  " : "keep  ",
                     signed_number(-std::abs(opening.value)).c_str());
     else  // the pie rule's value alone proved only that it comes no nearer a draw
       std::snprintf(row, sizeof row, "  %-14s %s .. %s: no nearer a draw\n",
-                    format_turn(opening.turn).c_str(), signed_number(opening.bounds.lower).c_str(),
+                    format_turn(opening.turn, o.position.mover).c_str(),
+                    signed_number(opening.bounds.lower).c_str(),
                     signed_number(opening.bounds.upper).c_str());
     out << row;
   }
   out << "value under the pie rule: " << signed_number(pie.value) << " for " << first << " ("
-      << result_word(pie.value) << "), best opening " << format_turn(pie.openings[pie.best].turn)
-      << "\n";
+      << result_word(pie.value) << "), best opening "
+      << format_turn(pie.openings[pie.best].turn, o.position.mover) << "\n";
 }
 
 void print_stopped(std::ostream& out, const Outcome& o) {

@@ -133,7 +133,7 @@ function showAnswer() {
     $("moves").appendChild(li);
   }
   // Each turn of the best line plays the line up to it.
-  for (const t of lineTurns(a.best_line, parse(current()).south)) {
+  for (const t of lineTurns(a.best_line)) {
     const li = document.createElement("li");
     li.textContent = t.text;
     li.onclick = () => playPits(t.upTo);

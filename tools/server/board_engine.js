@@ -13,15 +13,18 @@ function mergeEstimate(shown, e) {
   return !shown || e.exact || e.depth >= shown.depth ? e : shown;
 }
 
-// A line's turns as the best line writes them ("S:3-6"), each with the pits that play the
+// A line's turns as the server writes them, sided ("S:3-6"), each with the pits that play the
 // line up to it from the position shown.
-function lineTurns(turns, south) {
+function lineTurns(turns) {
   const pits = [];
-  return turns.map((turn, i) => {
-    pits.push(...turn.split("-").map(Number));
-    return { text: ((i % 2 === 0) === south ? "S:" : "N:") + turn, upTo: pits.slice() };
+  return turns.map(turn => {
+    pits.push(...turnPits(turn));
+    return { text: turn, upTo: pits.slice() };
   });
 }
+
+// The pits of a sided turn, "S:3-6": [3, 6].
+function turnPits(turn) { return turn.slice(turn.indexOf(":") + 1).split("-").map(Number); }
 
 // Whether the server is searching the position shown for the board.
 function engineRunning() { return !!state.request && !answered(); }
@@ -77,14 +80,13 @@ function showEngine() {
                                  : `search this position ${kAnalysisMs / 1000} s more`;
   $("engine-depth").textContent = e ? (e.exact ? "exact" : `depth ${e.depth}`) : "";
   if (exact || !e) return;
-  const south = parse(current()).south;
   const lines = e.moves && e.moves.length
     ? [...e.moves].sort((x, y) => y.value - x.value || x.pit - y.pit).slice(0, kEngineLines)
     : e.line ? [{ pit: e.best, value: e.value, line: e.line }] : [];
   for (const l of lines) {
     const li = document.createElement("li");
     li.innerHTML = `<b class="estimate">≈${signed(l.value)}</b> `;
-    for (const t of lineTurns(l.line, south)) {
+    for (const t of lineTurns(l.line)) {
       const a = document.createElement("button");
       a.className = "turn";
       a.textContent = t.text;

@@ -70,8 +70,9 @@ async function bestMove() {
   const a = state.answer, e = state.estimate, position = current();
   if (computerToMove()) return;
   if (a && !a.interrupted && a.best_line && a.best_line.length) {
-    $("computer-note").textContent = `best move: pit ${a.best_line[0].split("-")[0]}, proven`;
-    return play(Number(a.best_line[0].split("-")[0]));
+    const pit = turnPits(a.best_line[0])[0];
+    $("computer-note").textContent = `best move: pit ${pit}, proven`;
+    return play(pit);
   }
   if (e && e.best) {
     $("computer-note").textContent = e.exact ? `best move: pit ${e.best}, exact`

@@ -120,7 +120,7 @@ class Book(unittest.TestCase):
         self.assertEqual({p["moves"]: p["value"] for p in listed[:-1]}, in_book)
         text = kalah("book", "list", "--db", self.db, "--pits", "4", "--seeds", "3", "--plies", "1",
                      env=self.env)
-        self.assertRegex(text, r"\[1/5\] ply 0 \(start\) +value +\+6 +book .* best 2-3\n")
+        self.assertRegex(text, r"\[1/5\] ply 0 \(start\) +value +\+6 +book .* best S:2-3\n")
         self.assertIn("holds 5 positions within 1 ply in ", text)
 
     def test_usage(self):

@@ -22,10 +22,10 @@ TEST(Cli, PieRuleValuesEqualThePositionsAfterEachOpening) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\"pie\": true"), std::string::npos) << r.out;
   const std::regex opening(
-      "\\{\"turn\": \"([0-9-]+)\", \"value\": (-?[0-9]+), \"swap\": (true|false), "
+      "\\{\"turn\": \"(S:[0-9-]+)\", \"value\": (-?[0-9]+), \"swap\": (true|false), "
       "\"value_with_pie\": (-?[0-9]+)\\}");
   const std::regex value("\"value\": (-?[0-9]+),");
-  const std::regex best_opening("\"best_opening\": \"([0-9-]+)\"");
+  const std::regex best_opening("\"best_opening\": \"(S:[0-9-]+)\"");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, value)) << r.out;
   const int pie_value = std::stoi(m[1]);
@@ -36,7 +36,7 @@ TEST(Cli, PieRuleValuesEqualThePositionsAfterEachOpening) {
        it != std::sregex_iterator(); ++it, ++openings) {
     const std::string turn = (*it)[1];
     const int v = std::stoi((*it)[2]), with_pie = std::stoi((*it)[4]);
-    const Ran after = kalah(game + " --moves 'S:" + turn + "' --json");
+    const Ran after = kalah(game + " --moves '" + turn + "' --json");  // pasted back as it came
     ASSERT_EQ(after.status, 0) << after.out;
     std::smatch a;
     ASSERT_TRUE(std::regex_search(after.out, a, value)) << after.out;

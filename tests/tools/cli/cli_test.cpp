@@ -54,6 +54,21 @@ TEST(Cli, PositionsInBothFormsAgree) {
   EXPECT_EQ(value(rel.out), value(abs.out));
 }
 
+// The JSON's best line is a game record: pasted into --moves it plays the game to its end, which
+// is worth the value the start was given.
+TEST(Cli, TheBestLinePastesBackIntoMoves) {
+  const Ran start = kalah("solve --pits 4 --seeds 3 --no-db --json");
+  ASSERT_EQ(start.status, 0) << start.out;
+  const size_t from = start.out.find("\"best_line\": [") + 14, to = start.out.find(']', from);
+  std::string record;
+  for (char c : start.out.substr(from, to - from))
+    if (c != '"') record += c == ',' ? ' ' : c;
+  ASSERT_EQ(record.substr(0, 2), "S:") << start.out;
+  const Ran end = kalah("solve --pits 4 --seeds 3 --no-db --json --moves '" + record + "'");
+  ASSERT_EQ(end.status, 0) << record << "\n" << end.out;
+  EXPECT_NE(end.out.find("\"finished\": true"), std::string::npos) << end.out;
+}
+
 TEST(Cli, MovesPlayAGameRecordFirst) {
   // Kalah(4,3)'s best line begins S:2-3 N:2; the record's end is solve's position.
   const Ran after = kalah("solve --pits 4 --seeds 3 --no-db --json --moves 'S:2-3 N:2'");

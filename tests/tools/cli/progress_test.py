@@ -73,8 +73,9 @@ class Progress(unittest.TestCase):
         self.assertTrue(answer["lower"] <= answer["estimate"]["value"] <= answer["upper"], answer)
         # The line the estimate expects, starting with its best move; every move has its own.
         line = answer["estimate"]["line"]
-        self.assertTrue(line and line[0].split("-")[0] == str(answer["estimate"]["best"]), answer)
-        self.assertTrue(all(m["line"][0].split("-")[0] == str(m["pit"])
+        first_pit = lambda turn: turn[2:].split("-")[0]  # "S:3-6": 3
+        self.assertTrue(line and first_pit(line[0]) == str(answer["estimate"]["best"]), answer)
+        self.assertTrue(all(m["line"][0][:2] == "S:" and first_pit(m["line"][0]) == str(m["pit"])
                             for m in answer["estimate"]["moves"]), answer)
 
     def test_a_terminal_gets_one_line_rewritten_in_place(self):

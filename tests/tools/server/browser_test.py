@@ -38,7 +38,7 @@ class Board(BoardCase):
         start = self.api(START)
         self.expect(start)
 
-        best = int(start["best_line"][0].split("-")[0])
+        best = int(start["best_line"][0][2:].split("-")[0])  # "S:3-6": pit 3
         b.find_element(By.CSS_SELECTOR, f'.pit.playable[data-pit="{best}"]').click()
         after = self.api(next(m for m in start["moves"] if m["pit"] == best)["absolute"])
         self.expect(after)
