@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,10 +15,25 @@ namespace kalah {
 
 WriterLock::WriterLock(const std::string& path, const std::string& busy,
                        const std::string& advice) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+  // Never through a link: whoever can write in the directory could otherwise point the lock at
+  // another user's file, which the process id below would overwrite.
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
+  if (fd_ < 0 && errno == ELOOP)
+    throw FileError(path +
+                        ": the lock file is a symbolic link, which kalah never follows: "
+                        "remove it",
+                    FileError::Problem::kUnreadable);
   if (fd_ < 0)
     throw FileError(path + ": cannot create the lock file: " + std::strerror(errno),
                     FileError::Problem::kUnreadable);
+  struct stat st;
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    ::close(fd_);
+    fd_ = -1;
+    throw FileError(path + ": the lock file is not a file of its own (a hard link, or not a " +
+                        "regular file), which kalah never writes: remove it",
+                    FileError::Problem::kUnreadable);
+  }
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     char pid[32] = {};

@@ -13,7 +13,8 @@ namespace kalah {
 class WriterLock {
  public:
   // Locks `path` (created when missing). Throws FileError "<busy> by process N<advice>" when
-  // another process holds it, or when the lock file cannot be created.
+  // another process holds it, or when the lock file cannot be created or is not a regular file
+  // of its own: a symbolic link is never followed, a hard link never written.
   WriterLock(const std::string& path, const std::string& busy, const std::string& advice);
   ~WriterLock();
   WriterLock(const WriterLock&) = delete;

@@ -1,6 +1,9 @@
 // fair_checkpoint.cpp: a `kalah fair` run's log of settled candidates (store/fair_checkpoint.h).
 #include "store/fair_checkpoint.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -68,8 +71,13 @@ FairCheckpoint::FairCheckpoint(const std::string& dir, const Rules& rules, int s
   AtomicFile out(dir, name);
   out.write(kept.data(), kept.size());
   out.commit();
-  file_ = std::fopen(path_.c_str(), "a");
-  if (!file_) throw FileError(path_ + ": cannot open for appending");
+  // Never through a link (base/dir_lock.cpp): the log was just renamed into place, so a link
+  // here was put by someone else.
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0 || !(file_ = ::fdopen(fd, "a"))) {
+    if (fd >= 0) ::close(fd);
+    throw FileError(path_ + ": cannot open for appending: " + std::strerror(errno));
+  }
 }
 
 FairCheckpoint::~FairCheckpoint() {

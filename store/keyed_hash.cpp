@@ -78,7 +78,9 @@ void make_key(const std::string& path) {
   randombytes_buf(bytes, sizeof bytes);
   const std::string text = hex(bytes, sizeof bytes) + "\n";
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  unlink(temporary.c_str());  // a crashed run's, or a link someone put there: never followed
+  const int fd =
+      open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) fail(path, std::string("cannot create it: ") + std::strerror(errno));
   const bool written =
       write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && fsync(fd) == 0;

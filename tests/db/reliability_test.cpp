@@ -106,6 +106,30 @@ TEST_F(Reliability, ImpossibleValuesAreNeverServed) {
   EXPECT_TRUE(test::snapshot(dir_.str()) == before) << "files were changed";
 }
 
+// kalah.lock is never followed through a link nor written through a hard link: a build refuses
+// it and the file it points at is left as it was.
+TEST_F(Reliability, ALinkAtTheLockIsNeverFollowed) {
+  const test::TempDir elsewhere;
+  const std::string precious = elsewhere.str("precious"), lock = dir_.str("kalah.lock");
+  std::ofstream(precious) << "precious\n";
+  const auto refused = [&](const std::string& why) {
+    const Ran r = kalah("build --pits 4 " + db() + " --max-seeds 6");
+    EXPECT_NE(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find(why), std::string::npos) << r.out;
+    EXPECT_EQ(test::read_file(precious), "precious\n");
+    fs::remove(lock);
+  };
+  fs::remove(lock);  // an earlier build's, released
+  fs::create_symlink(precious, lock);
+  refused("is a symbolic link");
+  fs::create_symlink(elsewhere.str("missing"), lock);
+  refused("is a symbolic link");
+  EXPECT_FALSE(fs::exists(elsewhere.str("missing"))) << "a dangling link was created";
+  fs::create_hard_link(precious, lock);
+  refused("a hard link");
+  EXPECT_EQ(kalah("build --pits 4 " + db() + " --max-seeds 6").status, 0);
+}
+
 TEST_F(Reliability, OneWriterPerDirectory) {
   const auto before = test::snapshot(dir_.str());
   {

@@ -102,5 +102,26 @@ TEST(FairLog, AFifoAtItsNameIsRefusedAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
 }
 
+// A link put at the log's lock or at the log itself is never followed: the file it points at is
+// left as it was (issue: anyone who could write in a shared directory could overwrite another
+// user's file with a process id).
+TEST(FairLog, ALinkAtItsLockOrItsNameIsNeverFollowed) {
+  const test::TempDir dir, elsewhere;
+  const RecordKey key(kBytes);
+  const std::string path = written_log(dir.str(), key);
+  const std::string precious = elsewhere.str("precious");
+  std::ofstream(precious) << "precious\n";
+  std::filesystem::remove(path + ".lock");  // the first run's, released
+  std::filesystem::create_symlink(precious, path + ".lock");
+  EXPECT_THROW(resumed(dir.str(), key), FileError);
+  EXPECT_EQ(test::read_file(precious), "precious\n");
+  std::filesystem::remove(path + ".lock");
+  std::filesystem::create_symlink(elsewhere.str("missing"), path + ".lock");
+  EXPECT_THROW(resumed(dir.str(), key), FileError);
+  EXPECT_FALSE(std::filesystem::exists(elsewhere.str("missing"))) << "a dangling link was created";
+  std::filesystem::remove(path + ".lock");
+  EXPECT_EQ(resumed(dir.str(), key), fair_candidates(3, 3, 1).size());
+}
+
 }  // namespace
 }  // namespace kalah
