@@ -232,6 +232,13 @@ Analysis Database::analyse(const std::string& position, const std::atomic<bool>*
   return impl_->analyse("query", rules, p, stop, options);
 }
 
+Analysis Database::analyse(const Position& position, const std::atomic<bool>* stop,
+                           const Options& options) const {
+  check_same_rules(impl_->db->rules(), PositionAccess::rules(position));
+  return impl_->analyse("query", impl_->db->rules(), PositionAccess::internal(position), stop,
+                        options);
+}
+
 Analysis analyse(const Rules& rules, const std::string& position, const Database* db,
                  const std::atomic<bool>* stop, const Options& options) {
   const Position q = Position::parse(position, rules);

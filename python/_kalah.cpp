@@ -16,36 +16,11 @@
 #include <variant>
 
 #include "calls.h"
+#include "rule_args.h"
 
 using namespace kalah_python;  // NOLINT: the module's own helpers
 
 namespace {
-
-// A rule argument: None takes it from `held` (a Position's or a database's rules) when there
-// are such, else the command line's default. One that contradicts the database is the library's
-// ValueError.
-using Rule = std::optional<std::string>;
-api::Rules rules(int pits, const Rule& capture, const Rule& end, const Rule& remainder,
-                 const std::optional<api::Rules>& held) {
-  const api::Rules base = held.value_or(api::Rules{});
-  return {pits   ? pits
-          : held ? base.pits
-                 : 0,
-          capture.value_or(base.capture), end.value_or(base.end),
-          remainder.value_or(base.remainder)};
-}
-std::optional<api::Rules> rules_of(const api::Database* db) {
-  return db ? std::optional(db->rules()) : std::nullopt;
-}
-
-// The rules as keyword arguments of solve(), analyse() and Position.start().
-py::dict rules_dict(const api::Rules& r) {
-  py::dict d;
-  d["capture"] = r.capture;
-  d["end"] = r.end;
-  d["remainder"] = r.remainder;
-  return d;
-}
 
 // A position given as text or as a Position (absolute: the side to move is part of the answer).
 using AnyPosition = std::variant<std::string, api::Position>;
@@ -242,11 +217,12 @@ void bind_functions(py::module_& m) {
       [](const AnyPosition& position, int pits, const Rule& capture, const Rule& end,
          const Rule& remainder, const py::object& db, int threads, bool value_only,
          const std::optional<double>& timeout, bool pie, const py::object& progress) {
-        // A Position carries its rules (the arguments still override them).
+        // A Position carries its rules: an argument may repeat them, never change them.
         const auto* p = std::get_if<api::Position>(&position);
         const api::Database* given = given_database(db);
         const api::Rules r =
             rules(pits, capture, end, remainder, p ? std::optional(p->rules()) : rules_of(given));
+        if (p) check_position_rules(p->rules(), r);
         const std::string t = text(position);
         // The default database is of the position's pit count.
         const api::Database* d = given ? given : database(db, api::Position::parse(t, r).rules());
@@ -312,13 +288,15 @@ void bind_database(py::module_& m) {
           "analyse",
           [](const api::Database& db, const AnyPosition& position, int threads, bool value_only,
              const std::optional<double>& timeout, const py::object& progress) {
-            const std::string t = text(position);
+            // A Position keeps its rules: the database refuses other rules than its own.
+            const auto* p = std::get_if<api::Position>(&position);
+            const std::string t = p ? "" : std::get<std::string>(position);
             return interruptible(
                 [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
-                  return db.analyse(
-                      t, stop,
+                  const api::Options o =
                       options(threads, value_only ? api::Question::value : api::Question::analysis,
-                              timeout, sink));
+                              timeout, sink);
+                  return p ? db.analyse(*p, stop, o) : db.analyse(t, stop, o);
                 },
                 progress);
           },

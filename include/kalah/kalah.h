@@ -242,6 +242,9 @@ class KALAH_API Database {
   // with the bounds proven.
   Analysis analyse(const std::string& position, const std::atomic<bool>* stop = nullptr,
                    const Options& options = {}) const;
+  // The same without text; a position of other rules than the database's is invalid_argument.
+  Analysis analyse(const Position& position, const std::atomic<bool>* stop = nullptr,
+                   const Options& options = {}) const;
 
  private:
   friend KALAH_API Analysis analyse(const Rules&, const std::string&, const Database*,

@@ -191,9 +191,10 @@ def analyse(position: _Union[str, Position], *, pits: int = 0, capture: _Optiona
             timeout: _Optional[float] = None, pie: bool = False,
             progress: _Optional[ProgressCallback] = None) -> Answer:
     """Every move's value and a best line of any position: from ``db`` when it holds the
-    position, else by a search (ending at ``db``). A Position brings its rules; for text the
-    rules not given are ``db``'s, else the command line's; rules that contradict ``db`` raise
-    ValueError. pits = 0: as many as the position has. The other arguments as for solve().
+    position, else by a search (ending at ``db``). A Position brings its rules (arguments that
+    contradict them raise ValueError); for text the rules not given are ``db``'s, else the command
+    line's; rules that contradict ``db`` raise ValueError. pits = 0: as many as the position has.
+    The other arguments as for solve().
 
     >>> analyse("2,0,1/0,1,1/3,4", capture="empty")["value"]
     0

@@ -5,7 +5,6 @@ import doctest
 import inspect
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -150,51 +149,6 @@ class Module(unittest.TestCase):
         self.assertLess(time.monotonic() - sent, 1.0, "took more than a second to stop")
         self.assertEqual((proc.returncode, out.strip()), (3, "interrupted"))
 
-    def test_position_plays_as_the_command_line(self):
-        # Random games of every rule variant: legal moves, each move's position and the end of
-        # the game against `kalah solve --json` (its moves and finished), the score at the end
-        # against the value of the finished position.
-        rng = random.Random(27)
-        variants = [(c, e, r) for c in ("standard", "empty") for e in ("immediate", "on-turn")
-                    for r in ("owner", "discard")]
-        for capture, end, remainder in variants:
-            rules = dict(capture=capture, end=end, remainder=remainder)
-            flags = ["--capture", capture, "--end", end, "--remainder", remainder]
-            for pits, seeds in ((3, 2), (4, 2), (5, 1)):
-                p = kalah.Position.start(pits=pits, seeds=seeds, **rules)
-                self.assertEqual(p.rules, rules)
-                game = kalah.Game(p)
-                while True:
-                    expected = cli("solve", *flags, "--no-db", "--json", p.absolute)[0]
-                    self.assertEqual((p.notation, p.absolute), (expected["position"],
-                                                                 expected["absolute"]))
-                    self.assertEqual(p.is_over, expected["finished"], p.notation)
-                    # One fixed orientation, whoever is to move.
-                    bins = list(map(int, expected["absolute"].split(",")[:-1]))
-                    self.assertEqual((p.south, p.stores[0], p.north, p.stores[1]),
-                                     (tuple(bins[:pits]), bins[pits], tuple(bins[pits + 1:-1]),
-                                      bins[-1]))
-                    self.assertEqual(p.to_move, expected["to_move"][0])
-                    self.assertEqual(p.legal_moves, [m["pit"] for m in expected["moves"]])
-                    for m in expected["moves"]:
-                        self.assertEqual(p.play(m["pit"]).notation, m["position"])
-                        game.play(m["pit"])
-                        game.undo()
-                    self.assertEqual(kalah.Position.from_string(p.absolute, **rules), p)
-                    if p.is_over:
-                        self.assertEqual(p.score, expected["value"], p.notation)
-                        break
-                    with self.assertRaisesRegex(ValueError, "not a legal move"):
-                        p.play(pits + 1)
-                    p = game.play(rng.choice(p.legal_moves)).position
-                # The game's record is the command line's: it replays to the same end, and back.
-                replayed = cli("solve", *flags, "--no-db", "--json", "--value-only", "--position",
-                               game.start.absolute, "--moves", game.record())[0]
-                self.assertEqual(replayed["absolute"], game.position.absolute)
-                self.assertEqual(kalah.Game.from_record(game.record(), game.start), game)
-                with self.assertRaisesRegex(ValueError, "the game is over"):
-                    p.play(1)
-
     def test_a_position_is_accepted_wherever_its_text_is(self):
         db = kalah.Database(self.dir, capture="empty")
         for text in self.positions:
@@ -206,8 +160,14 @@ class Module(unittest.TestCase):
         self.assertIsNone(db.probe(kalah.Position.start(pits=4, seeds=4, capture="empty")))
         with self.assertRaises(ValueError):  # 3 pits against a database of 4
             db.probe(kalah.Position.start(pits=3, seeds=1, capture="empty"))
-        with self.assertRaisesRegex(ValueError, "holds m=4 capture=empty"):  # other rules
-            db.probe(kalah.Position.from_string(self.positions[0]))
+        standard = kalah.Position.from_string(self.positions[0])
+        for call in (db.probe, db.analyse):  # a Position keeps its rules: others are refused
+            self.assertRaisesRegex(ValueError,
+                                   "holds m=4 capture=empty .*, not m=4 capture=standard", call,
+                                   standard)
+        empty = kalah.Position.from_string(self.positions[0], capture="empty")
+        self.assertRaisesRegex(ValueError, "the Position is of m=4 capture=empty .*, not m=4 "
+                               "capture=standard", kalah.analyse, empty, capture="standard")
         for wrong in (None, 3, b"1,1/1,1"):  # neither a Position nor text
             self.assertRaisesRegex(TypeError, "kalah.Position or a str, not", db.probe, wrong)
 
