@@ -79,6 +79,9 @@ def play(rules, board, pit):
             bins[at] = bins[facing] = 0
     gain = bins[m]
     mover, opponent = bins[:m], bins[m + 1:2 * m + 1]
+    if max(mover + opponent) > 255:  # a pit is a byte here, as in kalah's boards
+        raise BadInput(f"a move sows {max(mover + opponent)} seeds into one pit: more than the "
+                       "255 a pit holds")
     return bytes(mover + opponent if extra else opponent + mover), gain, extra
 
 
@@ -323,8 +326,9 @@ def main():
                              "proof reads (1 GB per 10^9 boards) decodes each block once")
     args = parser.parse_args()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly, as any filter
-    if args.cache_gb <= 0:
-        parser.error("--cache-gb must be positive")
+    if not 0 < args.cache_gb <= 1e6:  # nan and inf too
+        parser.error(f"--cache-gb must be a positive number of GB, at most 10^6, "
+                     f"not {args.cache_gb}")
     sys.setrecursionlimit(1_000_000)
     databases = {}
     results = [check(path, args, databases) for path in args.certificate]

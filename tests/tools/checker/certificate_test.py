@@ -260,6 +260,22 @@ class Certificates(unittest.TestCase):
             self.assertNotIn("Traceback", r.stderr, what)
             self.assertEqual(r.stderr.count(target), 1, (what, r.stderr))
 
+    def test_a_pit_past_255_and_a_cache_of_no_size_are_unreadable_input(self):
+        path, _ = self.certify("1,0,2,1/0,2,1,1", VARIANTS[0], 4)
+        out = os.path.join(self.tmp.name, "full.cert")
+        rewrite(path, out, line=lambda t: (
+            "board " + " ".join(["255"] * 8) if t.startswith("board ")
+            else "position 255,255,255,255,0,255,255,255,255,0,S" if t.startswith("position ")
+            else t))
+        r = check(out)
+        self.assertEqual(r.returncode, 2, (r.stdout, r.stderr))
+        self.assertIn("more than the 255 a pit holds", r.stderr)
+        for size in ("nan", "inf", "-1", "0"):
+            r = check(path, None, "--cache-gb", size)
+            self.assertEqual(r.returncode, 2, (size, r.stdout, r.stderr))
+            self.assertIn("--cache-gb must be a positive number", r.stderr, size)
+            self.assertNotIn("Traceback", r.stderr, size)
+
 
 if __name__ == "__main__":
     unittest.main()
