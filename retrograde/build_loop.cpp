@@ -8,9 +8,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 #include "base/huge_array.h"
 #include "base/units.h"
+#include "db/decoded_layer.h"
 #include "db/file_names.h"
 
 namespace kalah {
@@ -40,6 +42,23 @@ void convert(const LayerFile& from, const BuildOptions& o, int s) {
       o.format.version);
 }
 
+// A decoded copy is format 1's cache (db/decoded_layer.h): once a layer is in another format, or
+// was just rewritten, its copy is only disk.
+void remove_stale_copy(const BuildOptions& o, int s, uint32_t version, BuildObserver& observer) {
+  if (o.format.version == 1 && version == 1) return;
+  namespace fs = std::filesystem;
+  const std::string copy = DecodedLayer::path(o.dir, o.rules, s);
+  std::error_code ec;
+  // Only a file of the directory's own decoded/: a link is never followed (as copies are not).
+  if (!fs::is_directory(fs::symlink_status(o.dir + "/decoded", ec)) ||
+      !fs::is_regular_file(fs::symlink_status(copy, ec)))
+    return;
+  const uintmax_t bytes = fs::file_size(copy, ec);
+  if (ec || !fs::remove(copy, ec) || ec) return;
+  observer.note("layer " + std::to_string(s) + ": its decoded copy of format 1 removed (" +
+                human_bytes(bytes) + ")");
+}
+
 std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
   std::vector<bool> valid(o.max_seeds + 1, false);
   for (int s = 1; s <= o.max_seeds; ++s) {
@@ -49,16 +68,11 @@ std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
     if (ec && ec != std::errc::no_such_file_or_directory)
       throw FileError(path + ": cannot read: " + ec.message(), FileError::Problem::kUnreadable);
     if (!std::filesystem::exists(status)) continue;
+    std::unique_ptr<const LayerFile> file;
     try {
-      const LayerFile file(path, o.rules, s);
-      file.check_body();
+      file = std::make_unique<const LayerFile>(path, o.rules, s);
+      file->check_body();
       valid[s] = true;
-      if (file.header().version != o.format.version) {
-        convert(file, o, s);
-        observer.note("layer " + std::to_string(s) + ": format " +
-                      std::to_string(file.header().version) + " rewritten in format " +
-                      std::to_string(o.format.version));
-      }
     } catch (const FileError& e) {
       if (e.problem != FileError::Problem::kDamaged)
         throw FileError(std::string(e.what()) +
@@ -66,7 +80,22 @@ std::vector<bool> valid_layers(const BuildOptions& o, BuildObserver& observer) {
                             "own damaged files: move this one away to rebuild the layer)",
                         e.problem);
       observer.note(std::string(e.what()) + "; rebuilding it");
+      continue;
     }
+    const uint32_t version = file->header().version;
+    if (version != o.format.version) {
+      try {
+        convert(*file, o, s);
+      } catch (const FileError& e) {  // the layer is sound: writing failed (disk full, read-only)
+        throw FileError(std::string(e.what()) + "; layer " + std::to_string(s) +
+                            " could not be rewritten in format " +
+                            std::to_string(o.format.version) + " and is left as it was",
+                        e.problem);
+      }
+      observer.note("layer " + std::to_string(s) + ": format " + std::to_string(version) +
+                    " rewritten in format " + std::to_string(o.format.version));
+    }
+    remove_stale_copy(o, s, version, observer);
   }
   return valid;
 }

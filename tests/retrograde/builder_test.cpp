@@ -89,5 +89,38 @@ TEST(Builder, OptionsOutOfRangeAreRefusedBeforeAnyWork) {
   EXPECT_FALSE(std::filesystem::exists(o.dir)) << "a refused build created its directory";
 }
 
+// A build over a format-1 database that searches have used rewrites each layer in format 2 and
+// removes the decoded copies, format 1's cache, which nothing reads any more (they were left
+// behind: 2.4x the database's size); a conversion that cannot write says so and leaves the layer.
+TEST(Builder, AConversionLeavesNoDecodedCopiesAndNamesAFailedWrite) {
+  namespace fs = std::filesystem;
+  const test::TempDir dir;
+  const std::string db = " --db " + dir.str() + " --pits 4 --max-seeds 10 --capture empty";
+  ASSERT_EQ(test::kalah("build" + db + " --format 1").status, 0);
+  ASSERT_EQ(test::kalah("solve --pits 4 --seeds 3 --capture empty --db " + dir.str()).status, 0);
+  const auto copies = [&] {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir.str("decoded")))
+      n += e.path().extension() == ".values";
+    return n;
+  };
+  ASSERT_EQ(copies(), 10u) << "the search wrote no decoded copies";
+  // A disk that takes no more (a file size limit: write fails with EFBIG, not the signal).
+  const test::Ran full =
+      test::shell("trap '' XFSZ; ulimit -f 1; " + std::string(KALAH_EXE) + " build" + db);
+  EXPECT_EQ(full.status, 1) << full.out;
+  EXPECT_NE(full.out.find("File too large; layer "), std::string::npos) << full.out;
+  EXPECT_NE(full.out.find(" could not be rewritten in format 2 and is left as it was"),
+            std::string::npos)
+      << full.out;
+  EXPECT_EQ(full.out.find("move this one away"), std::string::npos) << full.out;
+  const test::Ran converted = test::kalah("build" + db);
+  ASSERT_EQ(converted.status, 0) << converted.out;
+  EXPECT_EQ(copies(), 0u);
+  EXPECT_NE(converted.out.find("layer 10: its decoded copy of format 1 removed"), std::string::npos)
+      << converted.out;
+  ASSERT_EQ(test::kalah("query --capture empty --db " + dir.str() + " 1,1,1,1/1,1,1,1").status, 0);
+}
+
 }  // namespace
 }  // namespace kalah
