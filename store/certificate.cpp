@@ -27,6 +27,9 @@ uint64_t write_certificate(const std::string& path, const CertificateHeader& h,
     text << "layer " << s << " " << layer_file_name(h.rules, s) << " "
          << to_hex(h.db->layer(s).header().body_checksum) << "\n";
   }
+  // Apart from the layer lines, which readers before 0.10 take with three fields exactly.
+  for (int s = 1; h.db && s <= h.db->max_seeds(); ++s)
+    text << "layer-format " << s << " " << h.db->layer(s).header().version << "\n";
   text << "moves " << moves.size() << "\n"
        << "positions " << h.positions << "\n"
        << "writer kalah " << KALAH_VERSION_STRING << "\n"

@@ -11,6 +11,8 @@
 //   leaf-layer 22                       boards with at most this many seeds are read from ...
 //   layer 1 NAME CHECKSUM               ... these layer files (the body checksum of the header,
 //   ...                                 16 hex digits), one line per layer 1..leaf-layer
+//   layer-format 1 2                    each one's format (since 0.10: a layer rewritten in the
+//   ...                                 other format since is named so)
 //   moves 1234                          bytes in the frame
 //   positions 5678                      boards expanded by the proof
 //   writer kalah 0.1.0

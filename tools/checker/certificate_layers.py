@@ -99,11 +99,24 @@ def layer_file_name(rules, s):
     return f"kalah-m{rules.m}-{rules.capture}-{rules.end}-{rules.remainder}-s{s}.kdb"
 
 
+def converted(version, written_format):
+    """Why a layer file's bytes may differ from those a certificate names though its values do
+    not: `kalah build` rewrites a layer in the other format (db/layer_file.h's version)."""
+    if written_format is not None and written_format != version:
+        return (f"the layer was rewritten in format {version} since the certificate was written "
+                f"over format {written_format}; its values are the same, but a certificate "
+                "names the bytes it read: write the certificate again")
+    if written_format is None:
+        return ("not the file the certificate was written over (if the database was converted "
+                "to another format since, its values are the same: write the certificate again)")
+    return "not the file the certificate was written over"
+
+
 class Layer:
     """One layer file: its header and index checked when opened, its body checksum recomputed
     when the proof first reads from it (unless told not to), blocks decoded on demand."""
 
-    def __init__(self, path, rules, s, expect_checksum, body_checksums):
+    def __init__(self, path, rules, s, expect_checksum, body_checksums, written_format=None):
         self.path, self.s, self.rules = path, s, rules
         self.body_unchecked = body_checksums
         try:
@@ -136,6 +149,9 @@ class Layer:
                     "body checksum": (f"{self.body_checksum:016x}", expect_checksum),
                 }
                 for field, (got, want) in expect.items():
+                    if got != want and field == "body checksum":
+                        raise BadInput(f"{path}: {field} is {got!r}, expected {want!r}: "
+                                       + converted(version, written_format))
                     if got != want:
                         raise BadInput(f"{path}: {field} is {got!r}, expected {want!r}")
                 if size != file_size:
@@ -241,12 +257,13 @@ class Database:
 
     def __init__(self, directory, rules, stamps, body_checksums, cache_blocks=32768):
         self.rules, self.m = rules, rules.m
-        for s, (name, _) in stamps.items():  # a file in `directory`, by its one name, or none
+        for s, (name, *_) in stamps.items():  # a file in `directory`, by its one name, or none
             if name != layer_file_name(rules, s):
                 raise BadInput(f"layer {s} is named {name!r}, not {layer_file_name(rules, s)!r}: "
                                "a certificate reads the database's own files in --db, no other")
-        self.layers = {s: Layer(os.path.join(directory, name), rules, s, stamp, body_checksums)
-                       for s, (name, stamp) in stamps.items()}
+        self.layers = {s: Layer(os.path.join(directory, name), rules, s, stamp, body_checksums,
+                                written_format)
+                       for s, (name, stamp, written_format) in stamps.items()}
         self.cache, self.cache_blocks = OrderedDict(), cache_blocks
         self.reads = 0
         m, top = rules.m, max(stamps, default=0)

@@ -113,14 +113,16 @@ def read_certificate(path):
             raise BadInput("not a kalah certificate (no header ending in an 'end' line)")
         f.seek(end + 5)
         frame = f.read()
-    fields, layers = {}, {}
+    fields, layers, formats = {}, {}, {}
     for line in head[:end].decode("utf-8", "replace").split("\n"):
         key, _, rest = line.partition(" ")
+        parts = rest.split()
+        if key in ("layer", "layer-format") and len(parts) != (3 if key == "layer" else 2):
+            raise BadInput(f"bad {key} line {line!r}")
         if key == "layer":
-            parts = rest.split()
-            if len(parts) != 3:
-                raise BadInput(f"bad layer line {line!r}")
             layers[whole_number(parts[0], "a layer line's seeds")] = (parts[1], parts[2])
+        elif key == "layer-format":  # since kalah 0.10: what a conversion since would change
+            formats[whole_number(parts[0], "a layer's seeds")] = whole_number(parts[1], "format")
         else:
             fields[key] = rest
     if fields.get("kalah") != "certificate 1":
@@ -141,6 +143,7 @@ def read_certificate(path):
         raise BadInput("its position line is not the board it certifies")
     if len(layers) != top or sorted(layers) != list(range(1, top + 1)):
         raise BadInput(f"layers 1..{top} are not each listed once")
+    layers = {s: (name, stamp, formats.get(s)) for s, (name, stamp) in layers.items()}
     declared = zstandard.frame_content_size(frame) if len(frame) >= 4 else -1
     if declared != count or count > MAX_RATIO * len(frame):
         raise BadInput(f"the moves' frame holds {declared} bytes for the header's {count} moves "

@@ -15,6 +15,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -275,6 +276,25 @@ class Certificates(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (size, r.stdout, r.stderr))
             self.assertIn("--cache-gb must be a positive number", r.stderr, size)
             self.assertNotIn("Traceback", r.stderr, size)
+
+    def test_a_converted_database_is_named_as_such(self):
+        # A certificate names the bytes it read; after `kalah build --format 1` rewrote the layers
+        # (same values, other bytes) the checker says so, rather than that a file is wrong.
+        db = os.path.join(self.tmp.name, "converted")
+        shutil.copytree(self.db, db)
+        path, value = self.certify("1,0,2,1/0,2,1,1", VARIANTS[0], 4, db, name="over2.cert")
+        self.assert_proven(path, value, db)
+        subprocess.run([EXE, "build", "--db", db, "--pits", "4", "--max-seeds", "8",
+                        *rule_flags(VARIANTS[0]), "--format", "1"], check=True, capture_output=True)
+        r = check(path, db)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("the layer was rewritten in format 1 since the certificate was written over "
+                      "format 2", r.stderr)
+        old = os.path.join(self.tmp.name, "old.cert")  # as written before the formats were named
+        rewrite(path, old, line=lambda t: "" if t.startswith("layer-format ") else t)
+        r = check(old, db)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("if the database was converted to another format since", r.stderr)
 
 
 if __name__ == "__main__":
