@@ -185,7 +185,10 @@ std::optional<StoredAnswer> AnswerStore::find(const Position& p) const {
         if (!book) utimensat(AT_FDCWD, file.c_str(), nullptr, 0);  // recently used
         return found->second;
       }
-      if (v == Verdict::kBad) {
+      if (v == Verdict::kBad && book) {  // kept: its name keeps the position in the book
+        note_("ignoring the book record " + file + ": " + why +
+              "; the next search of the position writes it again, in the book");
+      } else if (v == Verdict::kBad) {
         note_("ignoring the answer record " + file + ": " + why + "; answering again");
         remove(file);
       } else if (v == Verdict::kUnreadable) {
@@ -199,6 +202,11 @@ std::optional<StoredAnswer> AnswerStore::find(const Position& p) const {
       }
     }
   return std::nullopt;
+}
+
+bool AnswerStore::in_book(const Position& p) const {
+  std::error_code ec;
+  return fs::is_regular_file(fs::symlink_status(path(p, true), ec));
 }
 
 std::vector<std::string> AnswerStore::files() const {
@@ -228,6 +236,13 @@ bool AnswerStore::put(const Position& p, const StoredAnswer& answer) {
         bytes += disk_bytes(e.file_size(ec));
     answer_bytes_ = bytes;
   });
+  // A position of the book stays in it: a search that found it again (its record was damaged)
+  // writes the book's record.
+  if (!answer.book && in_book(p)) {
+    StoredAnswer kept = answer;
+    kept.book = true;
+    return put(p, kept);
+  }
   const std::string text = record(p, answer);
   try {
     fs::create_directories(dir_);

@@ -71,8 +71,11 @@ class AnswerStore {
   const Rules& rules() const { return rules_; }
 
   // The stored analysis of p, if a sound record holds it (one that is not is removed, with a
-  // note). Thread-safe.
+  // note; a book record is kept, so that p stays in the book). Thread-safe.
   std::optional<StoredAnswer> find(const Position& p) const;
+  // Whether p is in the opening book: this key's book record of it exists, sound or not (put()
+  // then writes p's answer as the book's).
+  bool in_book(const Position& p) const;
 
   // What reading a record found. Only kBad, a record of this key read whole and proven wrong,
   // may be removed: the others are left as they are.

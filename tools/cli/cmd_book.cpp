@@ -199,17 +199,38 @@ int build_book(const BookOptions& o, const Game& game) {
 int list_book(const BookOptions& o, const Game& game) {
   const OpenedDatabase database = open_database(o.game.database, game.rules);
   const AnswerStore& store = book_store(database);
-  std::vector<StoredAnswer> found;  // each entry's record, read once: in the order kept
+  // Each entry's record, read once, in the order kept; none for a book position whose record is
+  // damaged, which the walk goes through (the positions beyond it are the book's all the same).
+  std::vector<std::optional<StoredAnswer>> found;
   const auto in_book = [&](const Position& p) {
     std::optional<StoredAnswer> s = store.find(p);
-    if (!s || !s->book) return false;
-    found.push_back(std::move(*s));
+    if (s && !s->book) s.reset();
+    if (!s && !store.in_book(p)) return false;
+    found.push_back(std::move(s));
     return true;
   };
-  const std::vector<Entry> entries =
+  std::vector<Entry> entries =
       book_positions(game.rules, game.position, o.plies < 0 ? kMaxPlies : o.plies, in_book);
+  std::vector<std::string> damaged;
+  for (size_t i = 0, kept = 0; i < entries.size(); ++i) {
+    if (!found[i]) {
+      damaged.push_back(entries[i].record.empty() ? "(start)" : format_record(entries[i].record));
+      continue;
+    }
+    if (kept != i) {
+      entries[kept] = std::move(entries[i]);
+      found[kept] = std::move(found[i]);
+    }
+    ++kept;
+  }
+  entries.resize(entries.size() - damaged.size());
   for (size_t i = 0; i < entries.size(); ++i)
     print_entry(o, game, i, entries.size(), entries[i], "book", found[i], 0);
+  for (const std::string& record : damaged)
+    std::fprintf(stderr,
+                 "kalah book: the record of %s is damaged: 'kalah query --search' of "
+                 "it, or 'kalah book build' again, writes it again\n",
+                 record.c_str());
   if (o.json)
     std::cout << variant_json("book", game.rules)
                      .add("event", "done")

@@ -123,6 +123,35 @@ class Book(unittest.TestCase):
         self.assertRegex(text, r"\[1/5\] ply 0 \(start\) +value +\+6 +book .* best S:2-3\n")
         self.assertIn("holds 5 positions within 1 ply in ", text)
 
+    def test_a_damaged_record_stays_in_the_book_and_is_written_again(self):
+        # The start's record edited: the other positions are listed all the same, and a search
+        # of the start writes its record again, in the book (never evictable), not as an answer.
+        self.book(1)
+        store = os.path.join(self.db, "answers", "kalah-m4-standard-immediate-owner")
+        records = sorted(os.listdir(store))
+        self.assertEqual(len(records), 5)
+        start = json.loads(kalah("solve", "--pits", "4", "--seeds", "3", "--db", self.db,
+                                 "--json", env=self.env))
+        self.assertEqual(start["source"], "store")
+        damaged = [f for f in records if f"position {start['absolute']}\n" in
+                   open(os.path.join(store, f), errors="replace").read()]
+        self.assertEqual(len(damaged), 1, records)
+        with open(os.path.join(store, damaged[0]), "r+b") as f:
+            f.seek(40)
+            f.write(b"#")
+        listed = subprocess.run([EXE, "book", "list", "--db", self.db, "--pits", "4", "--seeds",
+                                 "3", "--plies", "1"], capture_output=True, text=True,
+                                env=self.env)
+        self.assertIn("holds 4 positions within 1 ply", listed.stdout)
+        self.assertIn("the record of (start) is damaged", listed.stderr)
+        again = json.loads(kalah("query", "--search", "--db", self.db, "--json",
+                                 start["position"], env=self.env).splitlines()[-1])
+        self.assertEqual((again["value"], again["source"]), (6, "search"))
+        self.assertEqual(sorted(os.listdir(store)), records)  # the same .book names, no .answer
+        self.assertIn("holds 5 positions within 1 ply",
+                      kalah("book", "list", "--db", self.db, "--pits", "4", "--seeds", "3",
+                            "--plies", "1", env=self.env))
+
     def test_usage(self):
         for args, message in [(["book"], "say what to do"),
                               (["book", "burn"], "no book action 'burn' (build or list)"),
