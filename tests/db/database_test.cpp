@@ -44,20 +44,20 @@ TEST(DatabaseSearch, SearchWithLeavesEqualsSearchWithoutAndTheDatabase) {
         const LeafValues* const sources[] = {&db, nullptr};
         for (const LeafValues* leaf_values : sources)
           for (int threads : {1, 2, 8}) {
-            const SearchResult pv = tbb::task_arena(threads).execute([&] {
+            const SearchResult found = tbb::task_arena(threads).execute([&] {
               return value_parallel({.rules = rules, .leaves = leaf_values, .table_bytes = 1 << 16},
                                     Position{b});
             });
-            ASSERT_EQ(pv.margin.lower, expected)
+            ASSERT_EQ(found.margin.lower, expected)
                 << where << " (value_parallel, " << threads << " threads)";
-            ASSERT_EQ(pv.margin.upper, expected)
+            ASSERT_EQ(found.margin.upper, expected)
                 << where << " (value_parallel, " << threads << " threads)";
             // The move it names is worth the value.
             if (is_terminal(rules, b)) {
-              ASSERT_EQ(pv.best_pit, -1) << where;
+              ASSERT_EQ(found.best_pit, -1) << where;
             } else {
-              ASSERT_GE(pv.best_pit, 0) << where;
-              const MoveResult r = play(rules, b, pv.best_pit);
+              ASSERT_GE(found.best_pit, 0) << where;
+              const MoveResult r = play(rules, b, found.best_pit);
               ASSERT_EQ(move_value(r, plain.value(r.board)), expected) << where << " best move";
             }
           }

@@ -62,13 +62,13 @@ TEST(Table, AGrowingSharedTableGivesTheSequentialValue) {
     Solver sequential(rules, 64 << 20);
     const int expected = sequential.value(start_board(4, 5));
     for (int threads : {2, 8}) {
-      const SearchResult pv = tbb::task_arena(threads).execute([&] {
+      const SearchResult found = tbb::task_arena(threads).execute([&] {
         return value_parallel({.rules = rules, .table_bytes = 64 << 20},
                               Position{start_board(4, 5)});
       });
-      EXPECT_EQ(pv.margin.lower, expected) << threads << " threads";
-      EXPECT_EQ(pv.margin.upper, expected) << threads << " threads";
-      EXPECT_GE(pv.table_bytes, 4u << 20) << "the table did not grow twice";
+      EXPECT_EQ(found.margin.lower, expected) << threads << " threads";
+      EXPECT_EQ(found.margin.upper, expected) << threads << " threads";
+      EXPECT_GE(found.table_bytes, 4u << 20) << "the table did not grow twice";
     }
   }
 }
