@@ -36,9 +36,15 @@ Estimate in_margins(Estimate e, const Position& p) {
 
 Estimate estimate_for(const Query& q, std::chrono::milliseconds time) {
   StopFlag halt;
-  const Deadline until(std::chrono::steady_clock::now() + time, halt);
   HeuristicOptions options = options_of(q);
   options.stop = &halt;
+  std::optional<Deadline> until;
+  if (time.count() > 0) {
+    until.emplace(std::chrono::steady_clock::now() + time, halt);
+  } else {  // the first iteration alone: no timer thread, a table it cannot fill
+    halt.raise(StopReason::kDeadline);
+    options.table_bytes = size_t{1} << 20;
+  }
   return in_margins(heuristic_search(q.rules, q.position.board, options), q.position);
 }
 

@@ -29,6 +29,8 @@ struct ServeOptions {
 // Searches at once, a share of the cores each: a second client's analysis starts at once beside a
 // first one's long search instead of waiting out its budget.
 constexpr int kSearchesPerThread = 4;
+// Search requests that wait for a slot at once, at least (each holds a sleeping thread).
+constexpr int kSearchWaiters = 64;
 
 constexpr CommandHelp kHelp = {
     "serve",
@@ -139,7 +141,10 @@ int cmd_serve(const std::vector<std::string>& args, bool check_only) {
   HttpLimits limits;
   limits.max_connections = static_cast<size_t>(o.connections);
   limits.request_timeout = limits.write_timeout = std::chrono::milliseconds(o.timeout_ms);
-  limits.search_threads = a.max_searches;
+  // Threads beyond the searches admitted at once wait for a slot (tools/server/searches.h)
+  // within their own budget, and then answer with what they have: in the pool's queue they
+  // would wait, holding no thread, for a running search to end, whatever their budget.
+  limits.search_threads = std::max(kSearchWaiters, 4 * a.max_searches);
   HttpServer server(
       o.host, o.port, limits, [&](const std::string& target) { return route(target, analyst); },
       error_json);

@@ -171,10 +171,16 @@ Outcome Analyst::compute(const ServeRequest& r) {
           q.progress = [live](const QueryProgress& p) { live->report(p); };
         return run(q);
       },
-      [&](StopReason why) {  // at most the budget left: an answer past it is not held back
+      [&](StopReason why) {
+        // No slot came within the budget: the heuristic's first iteration at once (a burst of
+        // such answers would otherwise share the cores for their estimates past every budget);
+        // else at most the budget left.
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(r.deadline - Clock::now());
-        return not_started(q, why, std::clamp(left, std::chrono::milliseconds(0), kQuickEstimate));
+        return not_started(q, why,
+                           why == StopReason::kDeadline
+                               ? std::chrono::milliseconds(0)
+                               : std::clamp(left, std::chrono::milliseconds(0), kQuickEstimate));
       });
   o.seconds = seconds_since(r.arrival);
   return o;

@@ -8,7 +8,8 @@
 // (else 431 or 413 and the connection closes); only GET is served (405 otherwise, Allow: GET);
 // ranges are not served. Answers that read a database run on a pool of `fast_threads`; answers
 // that search run on a pool of `search_threads`, queued (holding no thread) until one is free, so
-// a burst of searches never delays the database answers.
+// a burst of searches never delays the database answers. The application admits fewer searches
+// than that at once: the rest of the pool waits for them within each request's budget.
 #pragma once
 
 #include <chrono>

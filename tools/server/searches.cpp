@@ -26,8 +26,11 @@ void SearchAdmission::leave(StopFlag* stop) {
 }
 
 bool SearchAdmission::acquire(const StopFlag& stop, Clock::time_point deadline) {
-  while (!stop.raised() && Clock::now() < deadline)
-    if (slots_.try_acquire_for(std::chrono::milliseconds(50))) return true;
+  if (slots_.try_acquire()) return true;
+  while (!stop.raised() && Clock::now() + kLeast < deadline)
+    if (slots_.try_acquire_until(
+            std::min(Clock::now() + std::chrono::milliseconds(50), deadline - kLeast)))
+      return true;
   return false;
 }
 

@@ -26,8 +26,10 @@ class SearchAdmission {
   // Registers `stop` (raised by close()); false once the server is closing.
   bool enter(StopFlag* stop);
   void leave(StopFlag* stop);
-  // Waits in short steps for a slot until `deadline` or until *stop is raised (a cancelled
-  // search leaves the queue); true with a slot, which release() gives back.
+  // A slot at once, else one that frees while at least kLeast of the time to `deadline` is left
+  // (waiting in short steps; a raised *stop, a cancelled search, leaves the queue): true with a
+  // slot, which release() gives back. A search started with less would only cost its setup.
+  static constexpr std::chrono::milliseconds kLeast{100};
   bool acquire(const StopFlag& stop, Clock::time_point deadline);
   void release() { slots_.release(); }
   // Raises every admitted search's flag; later ones are not admitted.

@@ -222,6 +222,34 @@ class Fairness(unittest.TestCase):
                 server.kill()
                 server.wait()
 
+    def test_a_short_budget_is_kept_while_every_slot_is_busy(self):
+        # serve --threads 2 runs 8 searches at once: a ninth, of 200 ms, waits for a slot within
+        # its budget and then answers with what it has (it used to wait for a slot to free).
+        with tempfile.TemporaryDirectory() as db:
+            server = subprocess.Popen([EXE, "serve", "--db", db, "--port", "0", "--json",
+                                       "--threads", "2"], stdout=subprocess.PIPE, text=True)
+            try:
+                url = json.loads(server.stdout.readline())["url"]
+                busy = [threading.Thread(target=urllib.request.urlopen, args=(
+                    f"{url}api/v1/analyse?position=6,6,6,6,6,{i + 1}/6,6,6,6,6,6&budget_ms=3000",),
+                    kwargs={"timeout": 30}) for i in range(8)]
+                for t in busy:
+                    t.start()
+                time.sleep(0.5)
+                t0 = time.monotonic()
+                with urllib.request.urlopen(f"{url}api/v1/analyse?position=5,5,5,5,5,5/"
+                                            "5,5,5,5,5,5&budget_ms=200", timeout=30) as r:
+                    answer = json.loads(r.read())
+                took = time.monotonic() - t0
+                for t in busy:
+                    t.join(timeout=30)
+            finally:
+                server.kill()
+                server.wait()
+        print(f"a 200 ms analysis beside 8 busy ones: {took * 1000:.0f} ms", file=sys.stderr)
+        self.assertTrue(answer["interrupted"], answer)
+        self.assertLess(took, 0.5 * (2 if SANITIZED else 1))
+
     def tabs(self, url):
         def get(path):
             with urllib.request.urlopen(url + path, timeout=60) as r:
