@@ -3,6 +3,7 @@
 // Python's thread, over the database a `db` argument names.
 #pragma once
 
+#include <cxxabi.h>
 #include <kalah/kalah.h>
 #include <pybind11/pybind11.h>
 
@@ -66,10 +67,19 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
   std::optional<py::error_already_set> failed;
   py::object last;    // the last report, as a dict
   auto told = start;  // when on_progress was last called
-  {
-    py::gil_scoped_release release;
+  // The GIL is released and taken again by hand, not by pybind11's guards: when the interpreter
+  // exits while this runs on a daemon thread, taking the GIL ends the thread by unwinding its
+  // stack (pthread_exit), and a guard's destructor taking it again during that unwinding would
+  // abort the process (std::terminate). Here the work is stopped and waited for, and the
+  // unwinding goes on without touching Python.
+  PyThreadState* released = PyEval_SaveThread();
+  try {
     while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
-      py::gil_scoped_acquire acquire;
+      PyEval_RestoreThread(released);
+      const struct Release {
+        PyThreadState*& state;
+        ~Release() { state = PyEval_SaveThread(); }
+      } release_again{released};
       if (PyErr_CheckSignals() != 0) {
         interrupted = true;
         stop = true;
@@ -98,7 +108,18 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
       }
     }
     task.wait();
+  } catch (abi::__forced_unwind&) {  // the interpreter is exiting and ends this thread
+    stop = true;
+    task.wait();
+    (void)last.release();  // leaked: freeing it would need the GIL
+    throw;
+  } catch (...) {  // anything else leaves with the GIL held, as pybind11 expects
+    stop = true;
+    task.wait();
+    PyEval_RestoreThread(released);
+    throw;
   }
+  PyEval_RestoreThread(released);
   if (interrupted || failed) {
     try {
       task.get();  // the bounds proven until the stop: Python's rule is to raise

@@ -149,6 +149,24 @@ class Module(unittest.TestCase):
         self.assertLess(time.monotonic() - sent, 1.0, "took more than a second to stop")
         self.assertEqual((proc.returncode, out.strip()), (3, "interrupted"))
 
+    def test_exiting_during_a_search_never_aborts(self):
+        # The interpreter exiting while a daemon thread searches (it aborted with "terminate
+        # called without an active exception" 8 times in 10), and Ctrl-C in a join of a
+        # searching thread with a Database open: each ends without an abort.
+        daemon = ("import threading, time, kalah\n"
+                  "threading.Thread(target=lambda: kalah.solve(pits=6, seeds=6, db=None,"
+                  " threads=1), daemon=True).start()\ntime.sleep(0.2)\n")
+        joined = ("import os, signal, threading, time, kalah\n"
+                  f"db = kalah.Database({self.dir!r}, capture='empty')\n"
+                  "t = threading.Thread(target=lambda: kalah.analyse('6,6,6,6/6,6,6,6', db=db,"
+                  " threads=1, timeout=2))\nt.start()\ntime.sleep(0.2)\n"
+                  "os.kill(os.getpid(), signal.SIGINT)\nt.join()\n")
+        for script, expected in [(daemon, 0)] * 20 + [(joined, -signal.SIGINT)] * 2:
+            run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                 env=os.environ, timeout=60)
+            self.assertNotIn("terminate called", run.stderr)
+            self.assertIn(run.returncode, (expected, 130), run.stderr)
+
     def test_a_position_is_accepted_wherever_its_text_is(self):
         db = kalah.Database(self.dir, capture="empty")
         for text in self.positions:
