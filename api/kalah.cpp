@@ -201,8 +201,14 @@ std::optional<int> Database::probe(const std::string& position) const {
 
 std::optional<int> Database::probe(const Position& position) const {
   check_same_rules(impl_->db->rules(), PositionAccess::rules(position));
+  const uint64_t epoch = impl_->db->copy_epoch();
   const std::optional<int> v = probe_board(position.board());
   if (!v) return std::nullopt;
+  // The layer it read, not written to since it was opened (one fstat): a root call's check.
+  rethrowing([&] {
+    impl_->db->check_layer(epoch, kalah::seeds(PositionAccess::internal(position).board));
+    return 0;
+  });
   return position.mover_store() - position.opponent_store() + *v;
 }
 

@@ -85,6 +85,7 @@ void BlockCache::check_copies(uint64_t since) const {
       throw DatabaseError(l->path() +
                           ": truncated while in use by another program; the answer is withheld "
                           "(rebuild or restore the file, then start again)");
+  check_written(since);
   std::string changed;
   if (resident_)
     for (size_t s = 1; s < decoded_.size(); ++s) {
@@ -107,9 +108,29 @@ void BlockCache::check_copies(uint64_t since) const {
     }
   if (epoch_.load() == since) return;
   throw DatabaseError(
-      (changed.empty() ? std::string("a decoded copy") : changed) +
+      (changed.empty() ? std::string("a layer file or a decoded copy") : changed) +
       ": changed while in use (written to or truncated by another program); the answer is "
       "withheld, and its layer is read from the layer file from now on (ask again)");
+}
+
+void BlockCache::check_written(uint64_t since, int only) const {
+  // A layer file searched where it lies and written to under the process: refused from then on,
+  // and every answer that may have read it withheld (the other layers still answer).
+  std::string written;
+  for (int s = only ? only : 1; s <= (only ? only : static_cast<int>(layers_.size())); ++s) {
+    const LayerFile& l = layer(s);
+    if (l.in_place() && !l.refused() && l.written_since_open()) {
+      l.refuse_changed();
+      ++epoch_;
+      written += (written.empty() ? "" : ", ") + l.path();
+    }
+  }
+  if (!written.empty())
+    throw DatabaseError(written +
+                        ": changed while in use (written to by another program); the answer is "
+                        "withheld, and the layer refused until kalah opens it again (restart)");
+  if (only && epoch_.load() != since)
+    throw DatabaseError("a layer file changed while in use; the answer is withheld (ask again)");
 }
 
 uint8_t BlockCache::value(int s, uint64_t r) const {

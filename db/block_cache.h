@@ -53,6 +53,10 @@ class BlockCache {
   // (its layer read from the file from then on) and removed. One fstat per mapped copy.
   // Thread-safe.
   void check_copies(uint64_t since) const;
+  // The part of check_copies() for the layer files searched where they lie (all, or layer
+  // `only`): one found written to under the process is refused from then on (LayerFile::
+  // refuse_changed) and the answer withheld. One fstat a layer.
+  void check_written(uint64_t since, int only = 0) const;
 
  private:
   struct Slot {

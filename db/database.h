@@ -62,6 +62,8 @@ class Database : public LeafValues {
   // Throws DatabaseError when a decoded copy changed under the answer given since copy_epoch()
   // was `since`; one fstat per mapped copy.
   void check_copies(uint64_t since) const { cache_->check_copies(since); }
+  // The same for layer s's file alone, when it is searched where it lies (one fstat).
+  void check_layer(uint64_t since, int s) const { cache_->check_written(since, s); }
   // The directory the layers are in.
   const std::string& dir() const { return dir_; }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).

@@ -157,6 +157,15 @@ class LayerFile {
   // Whether the mapped file was read past its end (truncated under the process) since it was
   // opened: values read from it may be wrong.
   bool faulted() const { return faulted_.load(); }
+  // Whether the file was written to since it was opened (in place: `dd conv=notrunc`, or `cp`
+  // onto its name, which keeps the inode): its size or modification time changed, so values read
+  // from it may be wrong. One fstat. A file renamed over its name is another file: this one's
+  // values stay as they were.
+  bool written_since_open() const;
+  // From then on every probe of the layer throws DatabaseError naming the change: for the reader
+  // that found written_since_open() (db/block_cache.h's check_copies). Thread-safe.
+  void refuse_changed() const;
+  bool refused() const { return refused_.load(); }
 
   // Decodes block `block` into out (block_boards(block) bytes of encoded values), checking that
   // every value is one this layer can hold.
@@ -201,6 +210,8 @@ class LayerFile {
   std::unique_ptr<std::atomic<bool>[]> checked_;
   std::atomic<bool> faulted_{false};
   FaultRange* watch_ = nullptr;
+  int64_t opened_size_ = 0, opened_mtime_ns_ = 0;  // as fstat saw the file at open
+  mutable std::atomic<bool> refused_{false};
 };
 
 }  // namespace kalah

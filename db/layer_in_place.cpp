@@ -1,5 +1,6 @@
 // layer_in_place.cpp: probing a layer file of format 2 where it lies, mapped (layer_file.h).
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -30,17 +31,40 @@ int LayerFile::symbols() const {
   return encode_value(header_.rules, header_.seeds, header_.seeds) + 1;
 }
 
+bool LayerFile::written_since_open() const {
+  struct stat now;
+  if (::fstat(fd_.fd, &now) != 0) return true;
+  return now.st_size != opened_size_ ||
+         int64_t{now.st_mtim.tv_sec} * 1000000000 + now.st_mtim.tv_nsec != opened_mtime_ns_;
+}
+
+void LayerFile::refuse_changed() const {
+  refused_.store(true);
+  // Every block goes back to unchecked, and a check refuses: a probe of a block checked before
+  // the change reads nothing more from the file.
+  for (uint64_t b = 0; b < header_.blocks; ++b) checked_[b].store(false, std::memory_order_release);
+}
+
 void LayerFile::check_block(uint64_t block) const {
+  if (refused_.load())
+    fail(
+        "changed while in use (written to by another program); its values are refused until "
+        "kalah opens it again");
   const std::string wrong = value_blocks::View::check(map_ + index_[block], compressed_size(block),
                                                       block_boards(block), symbols(), block);
   if (!wrong.empty()) fail("block " + std::to_string(block) + " is damaged (" + wrong + ")");
   checked_[block].store(true, std::memory_order_release);
+  if (refused_.load()) {  // refused meanwhile: no block may stay checked
+    checked_[block].store(false, std::memory_order_release);
+    check_block(block);  // throws
+  }
 }
 
 void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
   check_block(block);
   try {
-    value_blocks::View(map_ + index_[block], block_boards(block), symbols()).decode(out);
+    value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block), symbols())
+        .decode(out);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }
@@ -48,7 +72,9 @@ void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
 
 uint8_t LayerFile::probe(uint64_t block, uint64_t i) const {
   try {
-    return value_blocks::View(map_ + index_[block], block_boards(block), symbols()).at(i);
+    return value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
+                              symbols())
+        .at(i);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }

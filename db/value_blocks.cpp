@@ -226,17 +226,26 @@ std::string View::check(const uint8_t* block, size_t size, uint64_t n, int symbo
   return {};
 }
 
-View::View(const uint8_t* block, uint64_t n, int symbols)
+View::View(const uint8_t* block, size_t size, uint64_t n, int symbols)
     : block_(block), n_(n), symbols_(symbols), k_(block[8]) {
   const size_t lists = lists_at(n, symbols);
+  const uint64_t stream = get_le(block + 10, 4);
+  if (size < lists + kPadding || k_ > kMaxK || stream < lists || stream > size - kPadding)
+    throw std::runtime_error("tables its size cannot hold");
   offsets_ = block + lists - 2 * (symbols + 2);
   lists_ = block + lists;
-  stream_ = block + get_le(block + 10, 4);
+  stream_ = block + stream;
+  list_bytes_ = stream - lists;
+  stream_bits_ = (size - stream - kPadding) * 8;
 }
 
 uint64_t View::mini_block_start(uint64_t first) const {
   const uint8_t* span = block_ + spans_at() + kSpanBytes * (first / kSpan);
-  return get_le(span, 4) + get_le(span + 4 + 2 * (first % kSpan / kMini), 2);
+  const uint64_t start = get_le(span, 4) + get_le(span + 4 + 2 * (first % kSpan / kMini), 2);
+  // A start in the stream reads no more than its padding beyond it (kPadding).
+  if (__builtin_expect(start >= stream_bits_, 0))
+    throw std::runtime_error("a mini-block offset past its stream");
+  return start;
 }
 
 uint8_t View::at(uint64_t i) const {
@@ -247,9 +256,10 @@ uint8_t View::at(uint64_t i) const {
     uint32_t range;  // this context's list offset and the next one's, in one load
     std::memcpy(&range, offsets_ + 2 * context, 4);
     range = le32toh(range);
-    const uint32_t begin = range & 0xFFFF, length = (range >> 16) - begin;
-    if (__builtin_expect(r >= length, 0)) bad_rank();
+    const uint32_t begin = range & 0xFFFF, end = range >> 16;
+    if (__builtin_expect(r >= end - begin || end > list_bytes_ || end < begin, 0)) bad_rank();
     context = lists_[begin + r];
+    if (__builtin_expect(context >= symbols_, 0)) bad_rank();  // no value of the layer
     if (j == 0) return static_cast<uint8_t>(context);
   }
 }
@@ -261,6 +271,7 @@ void View::decode(uint8_t* out) const {
   std::vector<uint8_t> table(static_cast<size_t>(symbols_ + 1) << 8, kNone);
   for (int c = 0; c <= symbols_; ++c) {
     const uint64_t begin = get_le(offsets_ + 2 * c, 2), end = get_le(offsets_ + 2 * c + 2, 2);
+    if (end < begin || end - begin > 256 || end > list_bytes_) bad_rank();
     std::memcpy(&table[static_cast<size_t>(c) << 8], lists_ + begin, end - begin);
   }
   for (uint64_t first = 0; first < n_; first += kMini) {
@@ -268,7 +279,7 @@ void View::decode(uint8_t* out) const {
     size_t context = static_cast<size_t>(symbols_);
     for (uint64_t i = first, last = std::min(first + kMini, n_); i < last; ++i) {
       const uint8_t v = table[context << 8 | codes.rank()];
-      if (__builtin_expect(v == kNone, 0)) bad_rank();
+      if (__builtin_expect(v >= symbols_, 0)) bad_rank();  // kNone, or no value of the layer
       out[i] = v;
       context = v;
     }

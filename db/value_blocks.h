@@ -56,15 +56,18 @@ class View {
   // Checks the checksum (unless `trusted`) and the structure: an empty string, or what is wrong.
   static std::string check(const uint8_t* block, size_t size, uint64_t n, int symbols,
                            uint64_t number);
-  View(const uint8_t* block, uint64_t n, int symbols);
+  // `size`, the block's bytes, comes from the file's index as the reader holds it: every read
+  // stays inside the block whatever its bytes say, also when they changed after check() (a file
+  // rewritten under the process), at a compare or two a probe.
+  View(const uint8_t* block, size_t size, uint64_t n, int symbols);
 
-  // The value at i < n. Throws std::runtime_error on a code the block cannot hold.
+  // The value at i < n. Throws std::runtime_error on a code or an offset the block cannot hold.
   uint8_t at(uint64_t i) const;
   // Starts loading what a probe of value i reads first.
   static void prefetch(const uint8_t* block, uint64_t n, int symbols, uint64_t i);
   // Then the code stream where a probe of value i starts (the block checked).
   static void prefetch_stream(const uint8_t* block, uint64_t i);
-  // All n values; throws std::runtime_error on a code the block cannot hold.
+  // All n values; throws std::runtime_error on a code or an offset the block cannot hold.
   void decode(uint8_t* out) const;
 
  private:
@@ -78,6 +81,8 @@ class View {
   const uint8_t* offsets_;  // O
   const uint8_t* lists_;    // L
   const uint8_t* stream_;   // T
+  uint64_t list_bytes_;     // T - L: the lists' extent
+  uint64_t stream_bits_;    // the stream's extent before its padding
 };
 
 }  // namespace value_blocks

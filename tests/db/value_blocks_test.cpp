@@ -68,7 +68,7 @@ TEST(ValueBlocks, RoundTripsEveryShape) {
         const auto* p = reinterpret_cast<const uint8_t*>(block.data());
         ASSERT_LE(block.size(), value_blocks::max_size(n, symbols));
         ASSERT_EQ(value_blocks::View::check(p, block.size(), n, symbols, 9), "");
-        const value_blocks::View view(p, n, symbols);
+        const value_blocks::View view(p, block.size(), n, symbols);
         std::vector<uint8_t> out(n);
         view.decode(out.data());
         ASSERT_EQ(out, v) << n << " values of " << symbols;
