@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "base/atomic_file.h"
@@ -314,8 +315,12 @@ void AnswerStore::evict() {
 
 std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules,
                                                AnswerStore::Note note) {
-  const char* store = std::getenv("KALAH_STORE");
-  if (store && std::string(store) == "off") return nullptr;
+  const std::string store = std::getenv("KALAH_STORE") ? std::getenv("KALAH_STORE") : "";
+  if (store == "off") return nullptr;
+  if (!store.empty() && store != "on")  // a directory, say: not silently ignored
+    throw std::invalid_argument("KALAH_STORE is '" + printable_input(store, 40) +
+                                "': it takes off (keep no answers) or on (the store beside the "
+                                "database, the default)");
   try {
     const RecordKey& key = RecordKey::user();  // throws before `note` is moved
     return std::make_unique<AnswerStore>(db_dir, rules, key, std::move(note));

@@ -137,7 +137,8 @@ class AnswerStore {
 
 // The store beside the database in db_dir for `rules`, under the user's key, or none when
 // KALAH_STORE=off in the environment (the test suite, scripts/bench.sh: a search measured is a
-// search) or when there is no key (a note says why).
+// search) or when there is no key (a note says why). Any other value of KALAH_STORE but "on" is
+// std::invalid_argument.
 std::unique_ptr<AnswerStore> open_answer_store(const std::string& db_dir, const Rules& rules,
                                                AnswerStore::Note note = {});
 

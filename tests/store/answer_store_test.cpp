@@ -295,6 +295,12 @@ TEST_F(Store, OffByEnvironmentAndFlag) {
     EXPECT_EQ(open_answer_store(db.dir(), kRules), nullptr);
     EXPECT_EQ(analysed(db, p).source, Source::kSearch);
   }
+  setenv("KALAH_STORE", "/some/dir", 1);  // read as nothing it means: refused, not ignored
+  EXPECT_THROW(open_answer_store(dir_->str(), kRules), std::invalid_argument);
+  const test::Ran refused = test::kalah("solve --pits 4 --seeds 2 --db " + dir_->str());
+  EXPECT_EQ(refused.status, 2) << refused.out;
+  EXPECT_NE(refused.out.find("KALAH_STORE is '/some/dir': it takes off"), std::string::npos)
+      << refused.out;
   unsetenv("KALAH_STORE");
   EXPECT_FALSE(std::filesystem::exists(dir_->str("answers")));
   // --no-store keeps nothing, in solve and query alike.

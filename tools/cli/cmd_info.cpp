@@ -193,10 +193,10 @@ void print_variant_text(const std::string& dir, const VariantInfo& v) {
     std::printf("decoded copies for searches: %s in %s/decoded (safe to delete)\n",
                 human_bytes(v.decoded_bytes).c_str(), dir.c_str());
   if (v.stored.answers + v.stored.book > 0)
-    std::printf("answer store: %llu answers (%s), opening book: %llu positions (%s)\n",
-                static_cast<unsigned long long>(v.stored.answers),
+    std::printf("answer store: %llu answer%s (%s), opening book: %llu position%s (%s)\n",
+                static_cast<unsigned long long>(v.stored.answers), v.stored.answers == 1 ? "" : "s",
                 human_bytes(v.stored.answer_bytes).c_str(),
-                static_cast<unsigned long long>(v.stored.book),
+                static_cast<unsigned long long>(v.stored.book), v.stored.book == 1 ? "" : "s",
                 human_bytes(v.stored.book_bytes).c_str());
   std::printf("\n");
 }
