@@ -82,7 +82,9 @@ void print_stopped(std::ostream& out, const Outcome& o) {
   out << (o.stopped == StopReason::kDeadline ? "stopped at its time after " : "interrupted after ")
       << o.nodes << " nodes";
   if (o.earlier_nodes) out << " (and " << o.earlier_nodes << " before the checkpoint)";
-  out << ", " << o.seconds << " s: the value for " << side_name(o.position.mover);
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.2f", o.seconds);  // not "2.02776 s"
+  out << ", " << seconds << " s: the value for " << side_name(o.position.mover);
   if (o.margin.exact())
     out << " is " << signed_number(o.margin.lower)
         << "; the rest of the analysis was not finished\n";

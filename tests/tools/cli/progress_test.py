@@ -39,7 +39,8 @@ class Progress(unittest.TestCase):
         self.assertGreaterEqual(len(progress), 2, err)
         self.assertRegex(progress[-1], r"\d+\.\d s, [\d.e+]+ nodes: value in \[-?\d+, \+?\d+\], "
                                        r"\d of 6 moves valued; estimate [+-]?\d+ at depth \d+")
-        self.assertRegex(out, r"interrupted after \d+ nodes, .*: the value for South lies in")
+        self.assertRegex(out, r"interrupted after \d+ nodes, \d+\.\d\d s: "
+                              r"the value for South lies in")
         self.assertRegex(out, r"estimate: [+-]?\d+ \(a heuristic search \d+ plies deep, "
                               r"best pit \d\)")
 
