@@ -47,4 +47,13 @@ FileRead read_regular_file(const std::string& path, uint64_t max_bytes) {
   return r;
 }
 
+FileStamp FileStamp::of(const struct stat& st) {
+  return {st.st_size, int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+FileStamp FileStamp::of(int fd) {
+  struct stat st;
+  return ::fstat(fd, &st) == 0 ? of(st) : FileStamp{};
+}
+
 }  // namespace kalah

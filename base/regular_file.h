@@ -4,6 +4,8 @@
 // anything is allocated.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <string>
 
@@ -25,5 +27,15 @@ struct FileRead {
 // Reads the regular file at `path` (following symbolic links) whole, if it holds at most
 // `max_bytes`.
 FileRead read_regular_file(const std::string& path, uint64_t max_bytes);
+
+// A file's size and modification time: what writing to it in place or truncating it changes (not
+// its change time, which another process removing or linking its name changes too). A file kept
+// open and mapped is compared with its stamp at open to find it changed under the process.
+struct FileStamp {
+  int64_t size = -1, mtime_ns = -1;  // -1: fstat failed, unlike any file's
+  static FileStamp of(const struct stat& st);
+  static FileStamp of(int fd);
+  bool operator==(const FileStamp&) const = default;
+};
 
 }  // namespace kalah

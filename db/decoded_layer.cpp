@@ -19,6 +19,7 @@
 #include "base/checksum.h"
 #include "base/fault_watch.h"
 #include "base/le_bytes.h"
+#include "base/regular_file.h"
 #include "db/file_names.h"
 
 // Inlined (no library at run time): each block is hashed by the first reader of every process,
@@ -170,14 +171,9 @@ bool DecodedLayer::checked(uint64_t b) const {
 }
 
 bool DecodedLayer::changed() const {
-  if (map_->faulted.load()) return true;
-  struct stat now;
-  if (::fstat(map_->fd, &now) != 0) return true;
-  // Size and modification time: what writing or truncating changes. Not the change time: another
-  // process removing this copy (found damaged, or replaced) changes that, not the values.
-  const struct stat& then = map_->at_map;
-  return now.st_size != then.st_size || now.st_mtim.tv_sec != then.st_mtim.tv_sec ||
-         now.st_mtim.tv_nsec != then.st_mtim.tv_nsec;
+  // Not the change time: another process removing this copy (found damaged, or replaced)
+  // changes that, not the values (base/regular_file.h).
+  return map_->faulted.load() || FileStamp::of(map_->fd) != FileStamp::of(map_->at_map);
 }
 
 void DecodedLayer::remove() const {

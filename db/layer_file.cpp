@@ -163,8 +163,7 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
     fail(std::string("cannot stat: ") + std::strerror(errno), Problem::kUnreadable);
   if (!S_ISREG(st.st_mode)) fail("not a regular file", Problem::kForeign);
   const auto actual_size = static_cast<uint64_t>(st.st_size);
-  opened_size_ = st.st_size;
-  opened_mtime_ns_ = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  opened_ = FileStamp::of(st);
   unsigned char raw[kHeaderSize] = {};
   pread_exact(raw, std::min<uint64_t>(actual_size, kHeaderSize), 0);
   const bool magic = std::memcmp(raw, kMagic, std::min<uint64_t>(actual_size, 8)) == 0;

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "base/fault_watch.h"
+#include "base/regular_file.h"
 #include "db/database_error.h"
 #include "db/value_blocks.h"
 #include "db/value_code.h"
@@ -210,7 +211,7 @@ class LayerFile {
   std::unique_ptr<std::atomic<bool>[]> checked_;
   std::atomic<bool> faulted_{false};
   FaultRange* watch_ = nullptr;
-  int64_t opened_size_ = 0, opened_mtime_ns_ = 0;  // as fstat saw the file at open
+  FileStamp opened_;  // as fstat saw the file at open
   mutable std::atomic<bool> refused_{false};
 };
 

@@ -1,6 +1,5 @@
 // layer_in_place.cpp: probing a layer file of format 2 where it lies, mapped (layer_file.h).
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -32,10 +31,7 @@ int LayerFile::symbols() const {
 }
 
 bool LayerFile::written_since_open() const {
-  struct stat now;
-  if (::fstat(fd_.fd, &now) != 0) return true;
-  return now.st_size != opened_size_ ||
-         int64_t{now.st_mtim.tv_sec} * 1000000000 + now.st_mtim.tv_nsec != opened_mtime_ns_;
+  return FileStamp::of(fd_.fd) != opened_;
 }
 
 void LayerFile::refuse_changed() const {

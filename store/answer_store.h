@@ -12,11 +12,13 @@
 // the seeds in play, its turn starts with its pit, the best line starts with a best move). A file
 // appears whole or not at all (AtomicFile), so any number of processes read and write at once
 // without locks. A record of this key read whole and proven damaged, forged, truncated or foreign
-// is refused and removed, with a note, and the caller computes the answer again; one that cannot be
-// read now (too many open files, a FIFO at its name) is not a verdict: it is left as it is, and the
-// answer computed. Answers are evicted least recently used first (a hit touches the file) once the
-// directory holds more than its bound; records of the opening book (kalah book build) are never
-// evicted. A store that cannot be written (a read-only directory) still answers what it holds.
+// is refused and removed, with a note (a book record is kept: its name keeps the position in the
+// book, and the next answer found is written there), and the caller computes the answer again; one
+// that cannot be read now (too many open files, a FIFO at its name) is not a verdict: it is left
+// as it is, and the answer computed. Answers are evicted least recently used first (a hit touches
+// the file) once the directory holds more than its bound; records of the opening book (kalah book
+// build) are never evicted. A store that cannot be written (a read-only directory) still answers
+// what it holds.
 //
 // Record format 2 (1 had an unkeyed checksum; its records are refused and recomputed):
 //
