@@ -190,9 +190,10 @@ std::optional<int> Database::probe(const std::string& position) const {
   const kalah::Rules& rules = impl_->db->rules();
   const kalah::Position p = parse_position(position, rules.pits).position;
   const std::optional<int> v = rethrowing([&] {
-    const CopyWatch copies(impl_->db.get());
+    const uint64_t epoch = impl_->db->copy_epoch();
     const std::optional<int> value = impl_->db->probe(p.board);
-    copies.check();
+    // The copies, and of the layer files only the one read (an fstat each).
+    impl_->db->check_copies(epoch, kalah::seeds(p.board));
     return value;
   });
   if (!v) return std::nullopt;

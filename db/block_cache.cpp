@@ -79,13 +79,13 @@ void BlockCache::drop_copy(int s) const {
   if (!dropped_[s].exchange(true)) decoded_[s]->remove();
 }
 
-void BlockCache::check_copies(uint64_t since) const {
+void BlockCache::check_copies(uint64_t since, int layer_read) const {
   for (const auto& l : layers_)
     if (l->faulted())
       throw DatabaseError(l->path() +
                           ": truncated while in use by another program; the answer is withheld "
                           "(rebuild or restore the file, then start again)");
-  check_written(since);
+  check_written(since, layer_read);
   std::string changed;
   if (resident_)
     for (size_t s = 1; s < decoded_.size(); ++s) {
@@ -116,8 +116,10 @@ void BlockCache::check_copies(uint64_t since) const {
 void BlockCache::check_written(uint64_t since, int only) const {
   // A layer file searched where it lies and written to under the process: refused from then on,
   // and every answer that may have read it withheld (the other layers still answer).
+  const int top = static_cast<int>(layers_.size());
+  if (only > top) return;  // a board above the top layer: no layer was read
   std::string written;
-  for (int s = only ? only : 1; s <= (only ? only : static_cast<int>(layers_.size())); ++s) {
+  for (int s = only ? only : 1; s <= (only ? only : top); ++s) {
     const LayerFile& l = layer(s);
     if (l.in_place() && !l.refused() && l.written_since_open()) {
       l.refuse_changed();

@@ -50,9 +50,10 @@ class BlockCache {
   uint64_t copy_epoch() const { return epoch_.load(); }
   // Throws DatabaseError when a mapped copy has changed (written in place, truncated) since
   // `since` = copy_epoch() was taken: values read meanwhile may be wrong. Such a copy is dropped
-  // (its layer read from the file from then on) and removed. One fstat per mapped copy.
-  // Thread-safe.
-  void check_copies(uint64_t since) const;
+  // (its layer read from the file from then on) and removed. One fstat per mapped copy, and one
+  // per layer file searched where it lies (check_written: all, or only `layer_read`, the one a
+  // probe read). Thread-safe.
+  void check_copies(uint64_t since, int layer_read = 0) const;
   // The part of check_copies() for the layer files searched where they lie (all, or layer
   // `only`): one found written to under the process is refused from then on (LayerFile::
   // refuse_changed) and the answer withheld. One fstat a layer.

@@ -61,7 +61,9 @@ class Database : public LeafValues {
   uint64_t copy_epoch() const { return cache_->copy_epoch(); }
   // Throws DatabaseError when a decoded copy changed under the answer given since copy_epoch()
   // was `since`; one fstat per mapped copy.
-  void check_copies(uint64_t since) const { cache_->check_copies(since); }
+  void check_copies(uint64_t since, int layer_read = 0) const {
+    cache_->check_copies(since, layer_read);
+  }
   // The same for layer s's file alone, when it is searched where it lies (one fstat).
   void check_layer(uint64_t since, int s) const { cache_->check_written(since, s); }
   // The directory the layers are in.

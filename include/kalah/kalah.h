@@ -221,6 +221,8 @@ class KALAH_API Database {
   // than the top layer.
   std::optional<int> probe(const std::string& position) const;
   // The same without text; a position of other rules than the database's is invalid_argument.
+  // Both check, after the probe, that the layer file read was not written to since the database
+  // was opened (one fstat, a few hundred ns; std::runtime_error when it was).
   std::optional<int> probe(const Position& position) const;
   // V of `board`, or nothing when it has more seeds than the top layer: the probe to call inside
   // a search, at its leaves (like Fathom's tb_probe_wdl), where probe() and analyse() are root
