@@ -1,7 +1,8 @@
 # Installation and packaging: `cmake --install build --prefix P` and `cpack -G DEB` (in build/).
 #   P/bin/kalah                         the command line
 #   P/bin/kalah-check-certificate       a link to P/share/kalah/check_certificate.py (and its
-#                                       certificate_layers.py; Python 3, python3-zstandard)
+#                                       certificate_layers.py, value_codes.py; Python 3,
+#                                       python3-zstandard)
 #   P/lib/libkalah.so*                  the library (include/kalah/kalah.h's API only)
 #   P/include/kalah/{kalah,version}.h
 #   P/lib/cmake/kalah/                  find_package(kalah CONFIG): target kalah::kalah
@@ -16,7 +17,8 @@ install(TARGETS kalah RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT prog
 # link names).
 install(PROGRAMS tools/checker/check_certificate.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
         COMPONENT program)
-install(FILES tools/checker/certificate_layers.py DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
+install(FILES tools/checker/certificate_layers.py tools/checker/value_codes.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/kalah
         COMPONENT program)
 file(RELATIVE_PATH KALAH_CHECKER_LINK ${CMAKE_INSTALL_FULL_BINDIR}
      ${CMAKE_INSTALL_FULL_DATADIR}/kalah/check_certificate.py)

@@ -19,6 +19,7 @@
 #include "db/file_names.h"
 #include "db/rank.h"
 #include "db/value_blocks.h"
+#include "db/value_lines.h"
 #include "kalah/version.h"
 
 namespace kalah {
@@ -106,8 +107,10 @@ std::string writer_version(const LayerHeader& h) {
 
 std::string layer_block(const Rules& rules, int s, uint64_t block, const uint8_t* values,
                         uint64_t count, const LayerFormat& format) {
+  const int symbols = encode_value(rules, s, s) + 1;
   if (format.version == 1) return compress_block(values, count, format.zstd_level);
-  return value_blocks::encode(values, count, encode_value(rules, s, s) + 1, block);
+  if (format.version == 2) return value_blocks::encode(values, count, symbols, block);
+  return value_lines::encode(values, count, symbols, block);
 }
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
@@ -126,10 +129,10 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uint64_t boards,
                           const FrameSource& frames, uint32_t version) {
-  if (version < kOldestFormat || version > kFormatVersion)
+  if (version < kOldestFormat || version > kNewestFormat)
     throw std::invalid_argument("layer format " + std::to_string(version) + ": this kalah writes " +
                                 std::to_string(kOldestFormat) + ".." +
-                                std::to_string(kFormatVersion));
+                                std::to_string(kNewestFormat));
   LayerHeader h;
   h.version = version;
   h.rules = rules;
@@ -174,9 +177,9 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   const uint64_t stored_header_checksum = get_le(raw + kHeaderChecksumAt, 8);
   std::memset(raw + kHeaderChecksumAt, 0, 8);
   header_ = parse(raw);
-  if (header_.version < kOldestFormat || header_.version > kFormatVersion)
+  if (header_.version < kOldestFormat || header_.version > kNewestFormat)
     fail("format version " + std::to_string(header_.version) + ", this kalah reads versions " +
-             std::to_string(kOldestFormat) + ".." + std::to_string(kFormatVersion),
+             std::to_string(kOldestFormat) + ".." + std::to_string(kNewestFormat),
          Problem::kForeign);
   if (Checksum::of(raw, kHeaderSize) != stored_header_checksum) fail("header checksum mismatch");
   check_header(expect_rules, expect_seeds, actual_size);
@@ -235,8 +238,9 @@ void LayerFile::read_index() {
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
   for (uint64_t b = 0; b < h.blocks; ++b) {
-    const uint64_t largest = h.version == 1 ? ZSTD_compressBound(block_boards(b)) + 64
-                                            : value_blocks::max_size(block_boards(b), symbols());
+    const uint64_t largest = h.version == 1   ? ZSTD_compressBound(block_boards(b)) + 64
+                             : h.version == 2 ? value_blocks::max_size(block_boards(b), symbols())
+                                              : value_lines::max_size(block_boards(b), symbols());
     if (index_[b + 1] <= index_[b] || index_[b + 1] - index_[b] > largest)
       fail("block index entry " + std::to_string(b) + " is out of order or too large");
   }

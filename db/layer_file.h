@@ -4,8 +4,11 @@
 // (db/rank.h), one value per board (db/value_code.h), in blocks of 65,536 boards coded
 // independently. File names: db/file_names.h. This header is the format's one owner.
 //
-// Format 2 (what kalah writes) codes each block as db/value_blocks.h says: a search probes the
-// mapped file where it lies, decoding at most 32 values. Format 1 compressed each block with zstd
+// Format 2 (what kalah writes unless told) codes each block as db/value_blocks.h says: a search
+// probes the mapped file where it lies, decoding at most 32 values. Format 3 (`--format 3`) codes
+// each block as db/value_lines.h says: 7 % smaller, a probe reading one 64-byte line of the file
+// (its block's tables and line index held in memory); it becomes the default once a search over
+// it is as fast (docs/experiments.md, "Line layouts"). Format 1 compressed each block with zstd
 // into one frame with its content checksum; it is still read (a search then decodes it into a
 // copy, db/decoded_layer.h) and `kalah build --format 1` still writes it.
 //
@@ -13,14 +16,15 @@
 //
 //   offset size  field
 //     0     8    magic "KALAHDB" followed by 0x1A
-//     8     4    format version (1 or 2)
+//     8     4    format version (1, 2 or 3)
 //    12     1    m, pits per row
 //    13     1    capture rule   (0 standard, 1 empty)
 //    14     1    end rule       (0 immediate, 1 on-turn)
 //    15     1    remainder rule (0 owner, 1 discard)
 //    16     2    layer s: seeds on the board
 //    18     1    value encoding (db/value_code.h: 1 byte = (V+s)/2, owner; 2 byte = V+s, discard)
-//    19     1    block coding: 0 zstd frames (format 1), 1 value blocks (format 2)
+//    19     1    block coding: 0 zstd frames (format 1), 1 value blocks (format 2), 2 value
+//                  lines (format 3)
 //    20     4    boards per block
 //    24     8    boards in the layer, C(s+2m-1, 2m-1)
 //    32     8    block count
@@ -34,7 +38,8 @@
 //    80     8    checksum of bytes [0, 128) with this field read as 0
 //    88    40    reserved, 0
 //   128          blocks: format 1, each one zstd frame with its content checksum; format 2, each
-//                a value block (db/value_blocks.h) with its own checksum
+//                a value block (db/value_blocks.h) with its own checksum; format 3, each a line
+//                block (db/value_lines.h) with its own checksum, 64-byte aligned
 //   index        block count + 1 offsets (u64): block i is [offset i, offset i+1); the last
 //                offset is the index offset
 // (What was tried for format 1's blocks: docs/experiments.md, "Database files".)
@@ -43,12 +48,14 @@
 //   1  first format; from kalah 0.1.0 on, bytes 60..63 (reserved, 0, until then) hold the
 //      version of kalah that wrote the file.
 //   2  value blocks searched in place (kalah 0.9.0).
+//   3  line blocks: a probe reads one line of values (December 2026).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,18 +65,21 @@
 #include "db/database_error.h"
 #include "db/value_blocks.h"
 #include "db/value_code.h"
+#include "db/value_lines.h"
 #include "game/rules.h"
 
 namespace kalah {
 
-inline constexpr uint32_t kFormatVersion = 2;  // what kalah writes
-inline constexpr uint32_t kOldestFormat = 1;   // the oldest it reads
+inline constexpr uint32_t kFormatVersion = 2;  // what kalah writes unless told
+inline constexpr uint32_t kOldestFormat = 1;   // the oldest it reads and writes
+inline constexpr uint32_t kNewestFormat = 3;   // the newest
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
 
-// The block coding (header byte 19) each format version uses: 0 zstd frames, 1 value blocks.
+// The block coding (header byte 19) each format version uses: 0 zstd frames, 1 value blocks,
+// 2 value lines.
 inline uint8_t block_coding(uint32_t version) {
-  return version == 1 ? 0 : 1;
+  return static_cast<uint8_t>(version - 1);
 }
 
 struct LayerHeader {
@@ -132,8 +142,8 @@ class LayerFile {
   uint64_t block_boards(uint64_t block) const;  // boards in this block
   uint64_t compressed_size(uint64_t block) const { return index_[block + 1] - index_[block]; }
 
-  // Whether a search probes the file where it lies (format 2), through value(r); format 1 is
-  // read a block at a time.
+  // Whether a search probes the file where it lies (formats 2 and 3), through value(r); format 1
+  // is read a block at a time.
   bool in_place() const { return map_ != nullptr; }
   // The encoded value at rank r, read from the mapped file; in_place() only. The first probe of
   // a block checks it (db/value_blocks.h) and throws DatabaseError when it is damaged.
@@ -146,14 +156,22 @@ class LayerFile {
   // Starts loading what value(r) reads first (a search prefetches its leaves).
   void prefetch(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
-    value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(), r % kBoardsPerBlock);
+    if (header_.version == 3) {
+      if (checked_[b].load(std::memory_order_acquire)) views_[b].prefetch(r % kBoardsPerBlock);
+    } else {
+      value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(),
+                                   r % kBoardsPerBlock);
+    }
   }
-  // Then the code stream where value(r) starts decoding, read from the offsets (checked blocks
-  // only: an unchecked block's offsets are not trusted to point inside it).
+  // Then the line or code stream where value(r) starts decoding, read from the index or offsets
+  // (checked blocks only: an unchecked block's are not trusted to point inside it).
   void prefetch_again(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
-    if (checked_[b].load(std::memory_order_relaxed))
+    if (header_.version == 3) {
+      if (checked_[b].load(std::memory_order_acquire)) views_[b].prefetch_line(r % kBoardsPerBlock);
+    } else if (checked_[b].load(std::memory_order_relaxed)) {
       value_blocks::View::prefetch_stream(map_ + index_[b], r % kBoardsPerBlock);
+    }
   }
   // Whether the mapped file was read past its end (truncated under the process) since it was
   // opened: values read from it may be wrong.
@@ -206,9 +224,13 @@ class LayerFile {
   Fd fd_;  // closed by its own destructor, also when the constructor throws
   LayerHeader header_;
   std::vector<uint64_t> index_;
-  // Format 2: the file mapped, each block's first check done, reads past the end seen.
+  // Formats 2 and 3: the file mapped, each block's first check done, reads past the end seen.
   const uint8_t* map_ = nullptr;
   std::unique_ptr<std::atomic<bool>[]> checked_;
+  // Format 3: each checked block's tables and line index, made at its first check (under
+  // views_mutex_, once) and read once checked_ says so.
+  mutable std::unique_ptr<value_lines::View[]> views_;
+  mutable std::mutex views_mutex_;
   std::atomic<bool> faulted_{false};
   FaultRange* watch_ = nullptr;
   FileStamp opened_;  // as fstat saw the file at open

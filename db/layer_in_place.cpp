@@ -1,4 +1,4 @@
-// layer_in_place.cpp: probing a layer file of format 2 where it lies, mapped (layer_file.h).
+// layer_in_place.cpp: probing a layer file of format 2 or 3 where it lies, mapped (layer_file.h).
 #include <sys/mman.h>
 
 #include <cerrno>
@@ -6,6 +6,7 @@
 
 #include "db/layer_file.h"
 #include "db/value_blocks.h"
+#include "db/value_lines.h"
 
 namespace kalah {
 
@@ -24,6 +25,7 @@ void LayerFile::map_file() {
   // format 1's decoded copies (docs/design.md §6). Advice only.
   ::madvise(p, header_.file_size, MADV_HUGEPAGE);
   checked_ = std::make_unique<std::atomic<bool>[]>(header_.blocks);
+  if (header_.version == 3) views_ = std::make_unique<value_lines::View[]>(header_.blocks);
 }
 
 int LayerFile::symbols() const {
@@ -46,9 +48,24 @@ void LayerFile::check_block(uint64_t block) const {
     fail(
         "changed while in use (written to by another program); its values are refused until "
         "kalah opens it again");
-  const std::string wrong = value_blocks::View::check(map_ + index_[block], compressed_size(block),
-                                                      block_boards(block), symbols(), block);
+  const uint8_t* at = map_ + index_[block];
+  const std::string wrong = header_.version == 3
+                                ? value_lines::View::check(at, compressed_size(block),
+                                                           block_boards(block), symbols(), block)
+                                : value_blocks::View::check(at, compressed_size(block),
+                                                            block_boards(block), symbols(), block);
   if (!wrong.empty()) fail("block " + std::to_string(block) + " is damaged (" + wrong + ")");
+  if (header_.version == 3) {
+    const std::lock_guard<std::mutex> lock(views_mutex_);
+    // Made once, never changed after: a probe may be reading them (a block unchecked by
+    // refuse_changed keeps its tables).
+    if (views_[block].empty()) try {
+        views_[block] =
+            value_lines::View(at, compressed_size(block), block_boards(block), symbols());
+      } catch (const std::runtime_error& e) {
+        fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
+      }
+  }
   checked_[block].store(true, std::memory_order_release);
   if (refused_.load()) {  // refused meanwhile: no block may stay checked
     checked_[block].store(false, std::memory_order_release);
@@ -59,8 +76,12 @@ void LayerFile::check_block(uint64_t block) const {
 void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
   check_block(block);
   try {
-    value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block), symbols())
-        .decode(out);
+    if (header_.version == 3)
+      views_[block].decode(out);
+    else
+      value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
+                         symbols())
+          .decode(out);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }
@@ -68,6 +89,7 @@ void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
 
 uint8_t LayerFile::probe(uint64_t block, uint64_t i) const {
   try {
+    if (header_.version == 3) return views_[block].at(i);
     return value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
                               symbols())
         .at(i);

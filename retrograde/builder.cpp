@@ -66,9 +66,9 @@ void validate(const BuildOptions& o) {
   if (o.format.zstd_level < 1 || o.format.zstd_level > 19)
     throw std::invalid_argument("zstd level must be 1..19, got " +
                                 std::to_string(o.format.zstd_level));
-  if (o.format.version < kOldestFormat || o.format.version > kFormatVersion)
+  if (o.format.version < kOldestFormat || o.format.version > kNewestFormat)
     throw std::invalid_argument("layer format must be " + std::to_string(kOldestFormat) + ".." +
-                                std::to_string(kFormatVersion) + ", got " +
+                                std::to_string(kNewestFormat) + ", got " +
                                 std::to_string(o.format.version));
   thread_count(o.threads);
   try {

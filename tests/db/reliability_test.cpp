@@ -150,12 +150,12 @@ TEST_F(Reliability, OneWriterPerDirectory) {
 TEST_F(Reliability, ResumeStopsAtFilesItCannotProveAreItsOwn) {
   const std::string original = test::read_file(path(5));
   // A newer format version (with a valid header checksum), and a directory in a file's place.
-  write_file(path(5), forge(original, 8, 4, kFormatVersion + 1));
+  write_file(path(5), forge(original, 8, 4, kNewestFormat + 1));
   Ran r = kalah("build --pits 4 " + db() + " --max-seeds 10");
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("format version " + std::to_string(kFormatVersion + 1)), std::string::npos)
+  EXPECT_NE(r.out.find("format version " + std::to_string(kNewestFormat + 1)), std::string::npos)
       << r.out;
-  EXPECT_EQ(test::read_file(path(5)), forge(original, 8, 4, kFormatVersion + 1))
+  EXPECT_EQ(test::read_file(path(5)), forge(original, 8, 4, kNewestFormat + 1))
       << "the newer file was touched";
   fs::remove(path(5));
   fs::create_directory(path(5));

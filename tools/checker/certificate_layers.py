@@ -14,6 +14,8 @@ from collections import OrderedDict
 
 import zstandard
 
+from value_codes import checksum, value_block, value_lines_block  # noqa: F401 (checksum: tests)
+
 
 class BadInput(Exception):
     """Input that cannot be read: a malformed certificate, a missing or damaged layer file."""
@@ -75,23 +77,6 @@ def position_stores(m, text):
 HEADER = struct.Struct("<8sIBBBBHBBIQQQQIIQQQ")
 CODES = {"capture": ("standard", "empty"), "end": ("immediate", "on-turn"),
          "remainder": ("owner", "discard")}
-P1, P2, MASK = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, (1 << 64) - 1
-
-
-def checksum(data):
-    """base/checksum.h's documented hash: little-endian words (the tail zero-padded), each mixed as
-    h = rotl(h ^ (w * P1), 31) * P2, then the length, then an avalanche."""
-    h = 0x27D4EB2F165667C5
-    padded = data + bytes(-len(data) % 8)
-    for (w,) in struct.iter_unpack("<Q", padded):
-        h ^= (w * P1) & MASK
-        h = ((((h << 31) | (h >> 33)) & MASK) * P2) & MASK
-    h ^= (len(data) * P1) & MASK
-    h ^= h >> 33
-    h = (h * 0xFF51AFD7ED558CCD) & MASK
-    h ^= h >> 33
-    h = (h * 0xC4CEB9FE1A85EC53) & MASK
-    return h ^ (h >> 33)
 
 
 def layer_file_name(rules, s):
@@ -132,7 +117,7 @@ class Layer:
                 zeroed = raw[:80] + bytes(8) + raw[88:]
                 expect = {
                     "magic": (magic, b"KALAHDB\x1a"),
-                    "format version": (version, version if version in (1, 2) else "1 or 2"),
+                    "format version": (version, version if version in (1, 2, 3) else "1, 2 or 3"),
                     "pits": (m, rules.m),
                     "capture": (CODES["capture"][capture] if capture < 2 else capture,
                                 rules.capture),
@@ -185,8 +170,12 @@ class Layer:
         frame = self.file.read(self.index[i + 1] - self.index[i])
         want = min(self.per_block, self.boards - i * self.per_block)
         top = self.s if self.rules.remainder == "owner" else 2 * self.s
-        if self.version == 2:
-            values = value_block(frame, want, top + 1, i, f"{self.path}: block {i}")
+        if self.version in (2, 3):
+            decode = value_block if self.version == 2 else value_lines_block
+            try:
+                values = decode(frame, want, top + 1, i)
+            except ValueError as e:
+                raise BadInput(f"{self.path}: block {i}: {e}") from e
         else:
             try:  # each frame carries zstd's checksum of its content, checked here
                 values = zstandard.ZstdDecompressor().decompress(frame)
@@ -196,55 +185,6 @@ class Layer:
             raise BadInput(f"{self.path}: block {i} holds values its layer cannot have")
         self.decoded += 1
         return values
-
-
-def value_block(data, n, symbols, number, where):
-    """The n values of a format-2 block (db/value_blocks.h's layout, read here from that
-    description alone): its checksum, tables and every code checked."""
-    def bad(why):
-        raise BadInput(f"{where}: {why}")
-    contexts, spans = symbols + 1, -(-n // 1024)
-    lists_at = 14 + 68 * spans + 2 * (contexts + 1)
-    if len(data) < lists_at + 100:
-        bad("shorter than its own tables")
-    if struct.unpack_from("<Q", data)[0] != checksum(number.to_bytes(8, "little") + data[8:]):
-        bad("checksum mismatch")
-    k, reserved, stream_at = struct.unpack_from("<BBI", data, 8)
-    if k > 3 or reserved != 0:
-        bad("a bad Rice parameter")
-    offsets = struct.unpack_from(f"<{contexts + 1}H", data, lists_at - 2 * (contexts + 1))
-    if offsets[0] != 0 or any(not 0 <= b - a <= symbols for a, b in zip(offsets, offsets[1:])):
-        bad("a bad table of values")
-    if stream_at != lists_at + offsets[-1] or len(data) < stream_at + 100:
-        bad("a bad stream offset")
-    lists = [data[lists_at + a:lists_at + b] for a, b in zip(offsets, offsets[1:])]
-    if any(v >= symbols for v in data[lists_at:stream_at]):
-        bad("a value its layer cannot have")
-    stream = data[stream_at:]
-    stream_bits = (len(stream) - 100) * 8  # then 100 zero bytes
-    values = bytearray(n)
-    for first in range(0, n, 32):  # each mini-block of 32 values, from its own start
-        span = 14 + 68 * (first // 1024)
-        (anchor,) = struct.unpack_from("<I", data, span)
-        (start,) = struct.unpack_from("<H", data, span + 4 + 2 * (first % 1024 // 32))
-        pos, context = anchor + start, symbols
-        if pos >= stream_bits:
-            bad("a mini-block offset past its stream")
-        for i in range(first, min(n, first + 32)):
-            window = int.from_bytes(stream[pos >> 3:(pos >> 3) + 5], "little") >> (pos & 7)
-            zeros = 0
-            while zeros < 15 and not window >> zeros & 1:
-                zeros += 1
-            if zeros < 15:  # q zero bits, a one, k low bits
-                rank = zeros << k | (window >> (zeros + 1)) & ((1 << k) - 1)
-                pos += zeros + 1 + k
-            else:  # 15 zero bits, then the rank in 8
-                rank = window >> 15 & 0xFF
-                pos += 23
-            if rank >= len(lists[context]):
-                bad("a rank its context does not have")
-            context = values[i] = lists[context][rank]
-    return bytes(values)
 
 
 def layer_size(m, s):
