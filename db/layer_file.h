@@ -4,13 +4,13 @@
 // (db/rank.h), one value per board (db/value_code.h), in blocks of 65,536 boards coded
 // independently. File names: db/file_names.h. This header is the format's one owner.
 //
-// Format 2 (what kalah writes unless told) codes each block as db/value_blocks.h says: a search
-// probes the mapped file where it lies, decoding at most 32 values. Format 3 (`--format 3`) codes
-// each block as db/value_lines.h says: 7 % smaller, a probe reading one 64-byte line of the file
-// (its block's tables and line index held in memory); it becomes the default once a search over
-// it is as fast (docs/experiments.md, "Line layouts"). Format 1 compressed each block with zstd
-// into one frame with its content checksum; it is still read (a search then decodes it into a
-// copy, db/decoded_layer.h) and `kalah build --format 1` still writes it.
+// Format 3 (what kalah writes unless told) codes each block as db/value_lines.h says: a search
+// probes the mapped file where it lies, reading one 64-byte line (its block's tables and line
+// index held in memory) and decoding at most 32 values. Format 2 coded each block as
+// db/value_blocks.h says (searched in place too, its probe waiting on two dependent loads and a
+// table); format 1 compressed each block with zstd into one frame with its content checksum (a
+// search decodes it into a copy, db/decoded_layer.h). Both are still read, and `kalah build
+// --format 1|2` still writes them.
 //
 // Layout; all integers little endian:
 //
@@ -70,7 +70,7 @@
 
 namespace kalah {
 
-inline constexpr uint32_t kFormatVersion = 2;  // what kalah writes unless told
+inline constexpr uint32_t kFormatVersion = 3;  // what kalah writes unless told
 inline constexpr uint32_t kOldestFormat = 1;   // the oldest it reads and writes
 inline constexpr uint32_t kNewestFormat = 3;   // the newest
 inline constexpr size_t kHeaderSize = 128;

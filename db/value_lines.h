@@ -4,12 +4,12 @@
 // A block holds up to 65,536 encoded values (db/value_code.h) in rank order, in lines of 64 bytes
 // each holding as many consecutive values as fit, coded by themselves: a probe reads the block's
 // head (its tables and the line index) and one line, and decodes at most one part of that line.
-// Each value but a part's first is coded by the zigzag of its distance from the value that most
-// often follows the previous board's value in this block (that context's "center"), by a Rice
-// code; a part's first value is written in w = bit width of (symbols - 1) bits. That is the
-// previous-value model of docs/design.md §6.1 with one byte of table a context, so the table sits
-// in the head's first line; per-context frequency lists would code 0.09 bits a board shorter and
-// cost a table load a value (docs/experiments.md, "Line layouts").
+// Each value is coded by the zigzag of its distance from the value that most often follows the
+// previous board's value in this block (that context's "center"), by a Rice code; a part's first
+// value, by its distance from the block's most frequent value (a context of its own). That is
+// the previous-value model of docs/design.md §6.1 with one byte of table a context; per-context
+// frequency lists would code 0.09 bits a board shorter and cost a table load a value
+// (docs/experiments.md, "Line layouts").
 //
 // Block layout (all integers little endian; S = symbols, the layer's codes; every block is a
 // multiple of 64 bytes, so every block and line of a file is 64-byte aligned):
@@ -18,19 +18,21 @@
 //     0      8         checksum (base/checksum.h) of the block's number as 8 bytes, then of bytes
 //                      [8, size): a block moved from elsewhere fails like a changed one
 //     8      1         k, the Rice parameter (0..3)
-//     9      1         P, parts a line (1, 2 or 4)
+//     9      1         g: a line's parts hold 2^g values each (0..8)
 //    10      2         L, lines (1 <= L <= n)
-//    12      S         centers: context c's most frequent next value
-//    12+S    ⌈S/8⌉     directions: bit c set when context c codes the value above its center first
+//    12      S+1       centers: context c's most frequent next value; context S, a part's first
+//                      value's, the block's most frequent value
+//    13+S    ⌈(S+1)/8⌉ directions: bit c set when context c codes the value above its center first
 //     D      2L        line index: the first board of each line (0 for line 0, increasing, < n)
 //     H      64L       the lines, H = D + 2L rounded up to 64
 //
-// Line j holds the c values from its first board to the next line's (n for the last), in P parts
-// of ⌈c/P⌉ values (the last may be shorter or empty). Its bits, least significant first: for parts
-// 2..P, the bit offset where the part starts (9 bits each); then each part: its first value in w
-// bits, then one code a value. A rank r = zigzag(d), d the distance from the center, counted up
-// or down first as the direction says: r < 15·2^k is q = r >> k zero bits, a one bit, and the k
-// low bits of r; a larger rank is 15 zero bits and r in 9 bits. A line never holds bits past 512.
+// Line j holds the c values from its first board to the next line's (n for the last), in
+// P = ⌈c/2^g⌉ parts of 2^g values (the last may be shorter). Its bits, least significant first:
+// for parts 2..P, the bit offset where the part starts (9 bits each); then each part's codes, one
+// a value, its first in context S. A rank r = zigzag(d), d the distance from the center,
+// counted up or down first as the direction says: r < 15·2^k is q = r >> k zero bits, a one bit,
+// and the k low bits of r; a larger rank is 15 zero bits and r in 9 bits. A line never holds bits
+// past 512.
 #pragma once
 
 #include <cstddef>
@@ -41,12 +43,12 @@
 namespace kalah::value_lines {
 
 inline constexpr size_t kLineBytes = 64;
-inline constexpr int kParts = 4;  // what encode writes by default (docs/experiments.md)
+inline constexpr int kPartBits = 5;  // g, what encode writes unless told (docs/experiments.md)
 
 // The coded block of values[0..n) (1 <= n <= 65,536), each < symbols (<= 255), as block `number`,
-// in lines of `parts` parts (1, 2 or 4).
+// in lines of parts of 2^part_bits values (0..8).
 std::string encode(const uint8_t* values, uint64_t n, int symbols, uint64_t number,
-                   int parts = kParts);
+                   int part_bits = kPartBits);
 
 // The largest block n values of `symbols` codes can take.
 size_t max_size(uint64_t n, int symbols);
@@ -54,7 +56,7 @@ size_t max_size(uint64_t n, int symbols);
 // A coded block as a probe reads it: its tables and line index copied into memory when it is
 // made, so that a probe reads one line of the block (db/layer_file.h keeps one a block). The
 // bytes must outlive it.
-class View {
+class alignas(32) View {
  public:
   // Checks the checksum and the structure: an empty string, or what is wrong.
   static std::string check(const uint8_t* block, size_t size, uint64_t n, int symbols,
@@ -70,41 +72,47 @@ class View {
   uint8_t at(uint64_t i) const;
   // All n values; throws std::runtime_error as at() does.
   void decode(uint8_t* out) const;
-  // Starts loading the tables and the index entry of value i's line (memory), then the line.
+  // Starts loading the tables that find value i's line (memory), then the line.
   void prefetch(uint64_t i) const {
-    __builtin_prefetch(tables_.get());
+    __builtin_prefetch(spans() + (i >> kSpanBits));
     __builtin_prefetch(index() + guess(i));
   }
   void prefetch_line(uint64_t i) const {
     uint64_t first, count;
     __builtin_prefetch(lines_at_ + kLineBytes * line_of(i, &first, &count));
+    __builtin_prefetch(contexts());
   }
 
  private:
   struct Context {
     uint8_t center;
-    uint8_t up;  // 1: the value above the center is coded first
+    int8_t down;  // 0 when the value above the center is coded first, else -1
   };
+  static constexpr int kSpanBits = 10;  // spans of 1,024 boards
   uint64_t guess(uint64_t i) const { return (i * scale_) >> 32; }
-  const Context* contexts() const { return reinterpret_cast<const Context*>(tables_.get()); }
-  const uint16_t* index() const {
-    return reinterpret_cast<const uint16_t*>(tables_.get() + 2 * symbols_);
-  }
+  const uint16_t* spans() const { return reinterpret_cast<const uint16_t*>(tables_.get()); }
+  const uint16_t* index() const { return spans() + spans_ + 1; }
+  const Context* contexts() const { return reinterpret_cast<const Context*>(index() + lines_); }
   // The line holding value i; its first value and how many it holds.
   uint64_t line_of(uint64_t i, uint64_t* first, uint64_t* count) const;
   // Decodes part `part` of line `line` (which holds `count` values) up to the line's value `to`
   // (exclusive, counted from the line's first) into out, out[0] being the part's first value.
   void decode_part(uint64_t line, uint64_t count, uint64_t part, uint64_t to, uint8_t* out) const;
 
-  uint64_t n_ = 0;
-  uint64_t scale_ = 0;                 // guess(i) = i * lines / n, without a division
+  // 32 bytes, so that a probe reads one line of a file's views (db/layer_file.h).
   const uint8_t* lines_at_ = nullptr;  // H
-  // Each context's Context, then each line's first value (u16): one allocation, 2-aligned.
+  // For each span of 1,024 boards the line of its first board, then L - 1; each line's first
+  // value (u16); each context's Context. One allocation, 2-aligned.
   std::unique_ptr<uint8_t[]> tables_;
+  uint32_t n_ = 0;
+  uint32_t scale_ = 0;  // guess(i) = i * lines / n without a division (lines <= n / 15 + 1)
   uint16_t lines_ = 0;
+  uint8_t spans_ = 0;
   uint8_t symbols_ = 0;
   uint8_t k_ = 0;
-  uint8_t parts_ = 0;
+  uint8_t part_bits_ = 0;
 };
+
+static_assert(sizeof(View) == 32);
 
 }  // namespace kalah::value_lines

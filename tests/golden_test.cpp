@@ -1,8 +1,8 @@
 // golden_test.cpp: golden signatures. The layer files of a few small databases must hash to the
 // recorded SHA-256 values and a few fixed searches must visit the recorded number of nodes: a
 // change that alters either without meaning to is caught here (docs/design.md §8). The databases
-// are built in both layer formats: format 1's hashes are those recorded before format 2 came, so
-// the values are still the very bytes they were; format 2's files have their own hashes and must
+// are built in every layer format: format 1's hashes are those recorded before format 2 came, so
+// the values are still the very bytes they were; formats 2 and 3 have their own hashes and must
 // decode to format 1's values.
 // tests/data/golden-nodes.txt is the one record of search node counts: `kalah bench`'s search
 // signature is its Kalah(4,4) value line (scripts/bench.sh reads it there).
@@ -59,14 +59,17 @@ class Golden : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = std::make_unique<test::TempDir>();
+    v2_dir_ = std::make_unique<test::TempDir>();
     old_dir_ = std::make_unique<test::TempDir>();
     for (const auto& g : kGolden) {
       test::build(dir_->str(), g.rules, g.max_seeds);
+      test::build(v2_dir_->str(), g.rules, g.max_seeds, 0, LayerFormat{2});
       test::build(old_dir_->str(), g.rules, g.max_seeds, 0, LayerFormat{1});
     }
   }
   static void TearDownTestSuite() {
     dir_.reset();
+    v2_dir_.reset();
     old_dir_.reset();
   }
   // Each listed file of dir must hash as listed, and dir must hold no other file.
@@ -86,7 +89,7 @@ class Golden : public ::testing::Test {
     for (const auto& [name, bytes] : test::snapshot(dir.str())) built.insert(name);
     EXPECT_EQ(built, listed) << "the golden databases are not the files " << list << " lists";
   }
-  static inline std::unique_ptr<test::TempDir> dir_, old_dir_;  // format 2, format 1
+  static inline std::unique_ptr<test::TempDir> dir_, v2_dir_, old_dir_;  // formats 3, 2, 1
 };
 
 TEST(Sha256, KnownVectors) {
@@ -104,20 +107,24 @@ TEST(Sha256, KnownVectors) {
 
 TEST_F(Golden, LayerFilesHashToTheRecordedValues) {
   expect_hashes("golden-layers.sha256", *old_dir_);
-  expect_hashes("golden-layers-v2.sha256", *dir_);
+  expect_hashes("golden-layers-v2.sha256", *v2_dir_);
+  expect_hashes("golden-layers-v3.sha256", *dir_);
 }
 
-TEST_F(Golden, BothFormatsHoldTheSameValues) {
+TEST_F(Golden, EveryFormatHoldsTheSameValues) {
   for (const auto& g : kGolden)
     for (int s = 1; s <= g.max_seeds; ++s) {
       const std::string name = layer_file_name(g.rules, s);
-      const LayerFile now(dir_->str(name), g.rules, s), old(old_dir_->str(name), g.rules, s);
-      ASSERT_TRUE(now.in_place());
+      const LayerFile old(old_dir_->str(name), g.rules, s);
       ASSERT_FALSE(old.in_place());
-      std::vector<uint8_t> a(now.header().boards), b(a.size());
-      now.read_all(a.data());
-      old.read_all(b.data());
-      EXPECT_EQ(a, b) << name;
+      std::vector<uint8_t> expected(old.header().boards), got(expected.size());
+      old.read_all(expected.data());
+      for (const test::TempDir* dir : {dir_.get(), v2_dir_.get()}) {
+        const LayerFile now(dir->str(name), g.rules, s);
+        ASSERT_TRUE(now.in_place());
+        now.read_all(got.data());
+        EXPECT_EQ(got, expected) << name << " of format " << now.header().version;
+      }
     }
 }
 

@@ -61,7 +61,7 @@ void write_byte(const std::string& path, uint64_t offset, char byte) {
 class DecodedLayerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    test::build(dir_.str(), kRules, kTop, 0, LayerFormat{1});         // format 2 needs no copies
+    test::build(dir_.str(), kRules, kTop, 0, LayerFormat{1});  // formats 2 and 3 need no copies
     expected_ = all_values(Database(dir_.str(), kRules, kEvicting));  // never writes copies
     ASSERT_FALSE(std::filesystem::exists(dir_.str("decoded")));
   }

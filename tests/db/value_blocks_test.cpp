@@ -1,57 +1,19 @@
-// value_blocks_test.cpp: format 2's value blocks (db/value_blocks.h): the same values as format
-// 1 in every layer of small databases of every variant, read whole or probed one board at a
-// time; any damaged byte of a block found; a forged code refused; either format converted.
+// value_blocks_test.cpp: format 2's value blocks (db/value_blocks.h): blocks of every shape read
+// whole and probed; any damaged byte of a block found; a forged code refused (layer files of it:
+// in_place_test.cpp).
 #include "db/value_blocks.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "base/checksum.h"
 #include "base/le_bytes.h"
-#include "db/file_names.h"
-#include "db/layer_file.h"
-#include "tests/oracle.h"
-#include "tests/test_util.h"
 
 namespace kalah {
 namespace {
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-std::vector<uint8_t> values_of(const LayerFile& f) {
-  std::vector<uint8_t> v(f.header().boards);
-  f.read_all(v.data());
-  return v;
-}
-
-// Every variant of m = 1..8, up to a few seeds (more for small m): format 2 read whole, and
-// probed board by board where it lies, equals format 1.
-TEST(ValueBlocks, EveryLayerOfSmallDatabasesEqualsFormatOne) {
-  for (int m = 1; m <= kMaxPits; ++m) {
-    const int top = m <= 2 ? 16 : m <= 4 ? 9 : 5;
-    for (const Rules& rules : test::all_variants(m)) {
-      const test::TempDir now, old;
-      test::build(now.str(), rules, top);
-      test::build(old.str(), rules, top, 0, LayerFormat{1});
-      for (int s = 1; s <= top; ++s) {
-        const std::string name = layer_file_name(rules, s);
-        const LayerFile a(now.str(name), rules, s), b(old.str(name), rules, s);
-        ASSERT_EQ(a.header().version, 2u);
-        ASSERT_EQ(b.header().version, 1u);
-        const std::vector<uint8_t> expected = values_of(b);
-        ASSERT_EQ(values_of(a), expected) << name;
-        for (uint64_t r = 0; r < expected.size(); ++r)
-          ASSERT_EQ(a.value(r), expected[r]) << name << " rank " << r;
-      }
-    }
-  }
-}
 
 // Blocks of many shapes: every size around the mini-block and span edges, alphabets of 1 to 255
 // codes, skewed and uniform values (escapes included), each decoded whole and probed.
@@ -106,51 +68,6 @@ TEST(ValueBlocks, AForgedCodeIsRefused) {
   put_le(p, value_blocks::checksum(p, block.size(), 0), 8);
   EXPECT_NE(value_blocks::View::check(p, block.size(), v.size(), 5, 0).find("the code 200"),
             std::string::npos);
-}
-
-// A layer file of format 2 whose block bytes are each damaged in turn: the open, the probe or
-// the block read fails, never a value served.
-TEST(ValueBlocks, ALayerFileWithAnyBlockByteDamagedIsRefused) {
-  const test::TempDir dir;
-  const Rules rules{3, Capture::kStandard, End::kImmediate, Remainder::kOwner};
-  test::build(dir.str(), rules, 6);
-  const std::string path = dir.str(layer_file_name(rules, 6));
-  const std::string original = test::read_file(path);
-  const uint64_t index_at = LayerFile(path, rules, 6).header().index_offset;
-  for (uint64_t i = kHeaderSize; i < index_at; ++i) {
-    std::string damaged = original;
-    damaged[i] = static_cast<char>(damaged[i] ^ 0x10);
-    write_file(path, damaged);
-    EXPECT_THROW(
-        {
-          const LayerFile f(path, rules, 6);
-          f.value(0);
-        },
-        DatabaseError)
-        << "byte " << i;
-    EXPECT_THROW(
-        {
-          const LayerFile f(path, rules, 6);
-          std::vector<uint8_t> out(f.header().boards);
-          f.read_all(out.data());
-        },
-        DatabaseError)
-        << "byte " << i;
-  }
-}
-
-// A build over a database of the other format rewrites every layer in its own: the files are
-// then those a build from nothing writes, both ways.
-TEST(ValueBlocks, ABuildConvertsLayersOfTheOtherFormat) {
-  const Rules rules{4, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
-  const test::TempDir now, old, converted;
-  test::build(now.str(), rules, 9);
-  test::build(old.str(), rules, 9, 0, LayerFormat{1});
-  test::build(converted.str(), rules, 9, 0, LayerFormat{1});
-  test::build(converted.str(), rules, 9);
-  EXPECT_EQ(test::snapshot(converted.str()), test::snapshot(now.str()));
-  test::build(converted.str(), rules, 9, 0, LayerFormat{1});
-  EXPECT_EQ(test::snapshot(converted.str()), test::snapshot(old.str()));
 }
 
 }  // namespace

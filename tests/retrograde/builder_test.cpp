@@ -89,7 +89,7 @@ TEST(Builder, OptionsOutOfRangeAreRefusedBeforeAnyWork) {
   EXPECT_FALSE(std::filesystem::exists(o.dir)) << "a refused build created its directory";
 }
 
-// A build over a format-1 database that searches have used rewrites each layer in format 2 and
+// A build over a format-1 database that searches have used rewrites each layer in format 3 and
 // removes the decoded copies, format 1's cache, which nothing reads any more (they were left
 // behind: 2.4x the database's size); a conversion that cannot write says so and leaves the layer.
 TEST(Builder, AConversionLeavesNoDecodedCopiesAndNamesAFailedWrite) {
@@ -110,7 +110,7 @@ TEST(Builder, AConversionLeavesNoDecodedCopiesAndNamesAFailedWrite) {
       test::shell("trap '' XFSZ; ulimit -f 1; " + std::string(KALAH_EXE) + " build" + db);
   EXPECT_EQ(full.status, 1) << full.out;
   EXPECT_NE(full.out.find("File too large; layer "), std::string::npos) << full.out;
-  EXPECT_NE(full.out.find(" could not be rewritten in format 2 and is left as it was"),
+  EXPECT_NE(full.out.find(" could not be rewritten in format 3 and is left as it was"),
             std::string::npos)
       << full.out;
   EXPECT_EQ(full.out.find("move this one away"), std::string::npos) << full.out;

@@ -1,7 +1,7 @@
 """The layer files' block codes for the certificate checker (certificate_layers.py):
-base/checksum.h's hash, format 2's value blocks (db/value_blocks.h) and format 3's line blocks (db/value_lines.h),
-written from those descriptions alone, sharing no code with kalah's C++. A block that is not what
-its description allows raises ValueError saying why.
+base/checksum.h's hash, format 2's value blocks (db/value_blocks.h) and format 3's line blocks
+(db/value_lines.h), written from those descriptions alone, sharing no code with kalah's C++. A
+block that is not what its description allows raises ValueError saying why.
 """
 
 import struct
@@ -79,19 +79,19 @@ def value_block(data, n, symbols, number):
 def value_lines_block(data, n, symbols, number):
     """The n values of a format-3 block: its checksum, tables, line index and every code
     checked."""
-    size, width = len(data), (symbols - 1).bit_length()
-    index_at = 12 + symbols + (symbols + 7) // 8
+    size, contexts = len(data), symbols + 1
+    index_at = 12 + contexts + (contexts + 7) // 8
     if size < max(64, index_at) or size % 64:
         bad("a size no line block has")
     if struct.unpack_from("<Q", data)[0] != checksum(number.to_bytes(8, "little") + data[8:]):
         bad("checksum mismatch")
-    k, parts, lines = struct.unpack_from("<BBH", data, 8)
-    if k > 3 or parts not in (1, 2, 4):
-        bad("a bad Rice parameter or part count")
+    k, g, lines = struct.unpack_from("<BBH", data, 8)
+    if k > 3 or g > 8:
+        bad("a bad Rice parameter or part size")
     head = -(-(index_at + 2 * lines) // 64) * 64
     if not 0 < lines <= n or head + 64 * lines != size:
         bad("a line count its size does not hold")
-    centers, up = data[12:12 + symbols], data[12 + symbols:index_at]
+    centers, up = data[12:12 + contexts], data[12 + contexts:index_at]
     if any(c >= symbols for c in centers):
         bad("a center no value of its layer has")
     first = list(struct.unpack_from(f"<{lines}H", data, index_at)) + [n]
@@ -100,19 +100,13 @@ def value_lines_block(data, n, symbols, number):
     values = bytearray(n)
     for j in range(lines):
         line = int.from_bytes(data[head + 64 * j:head + 64 * (j + 1)], "little")
-        count = first[j + 1] - first[j]
-        part = -(-count // parts)
+        parts = -(-(first[j + 1] - first[j]) // (1 << g))
+        if 9 * (parts - 1) > 512:
+            bad("more parts than its line holds")
         for p in range(parts):
-            lo, hi = first[j] + p * part, min(first[j + 1], first[j] + (p + 1) * part)
-            if lo >= hi:
-                continue
             pos = 9 * (parts - 1) if p == 0 else line >> 9 * (p - 1) & 0x1FF
-            v = line >> pos & ((1 << width) - 1)
-            pos += width
-            if pos > 512 or v >= symbols:
-                bad("a value its layer cannot have")
-            values[lo] = v
-            for i in range(lo + 1, hi):
+            v = symbols  # a part's first value's context
+            for i in range(first[j] + (p << g), min(first[j + 1], first[j] + (p + 1 << g))):
                 window = line >> pos
                 if window & 0x7FFF:  # q zero bits, a one, k low bits
                     q = (window & -window).bit_length() - 1

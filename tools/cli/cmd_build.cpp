@@ -221,9 +221,9 @@ int cmd_build(const std::vector<std::string>& args, bool check_only) {
       "lean mode even when the layers would fit raw: the layer being built raw, the lower "
       "ones read from their files in chunks (the rest of --memory)")(
       "format", po::value(&o.format)->default_value(o.format)->value_name("N"),
-      "layer file format: 2 is searched where it lies (about 3.5 bits a board, docs/design.md "
-      "§6.1); 3 too, 7% smaller, a probe reading one 64-byte line (not yet as fast in a search); "
-      "1 is the older zstd format, which a search decodes into copies of 8 bits a board. Valid "
+      "layer file format: 3 is searched where it lies, a probe reading one 64-byte line (about 3.4 "
+      "bits a board, docs/design.md §6.2); 2 is the older format searched in place (3.5 bits, "
+      "slower); 1 the oldest, zstd, which a search decodes into copies of 8 bits a board. Valid "
       "layers of another format are rewritten in this one, values unchanged")(
       "zstd-level", po::value(&o.zstd_level)->default_value(o.zstd_level)->value_name("L"),
       "format 1 only: zstd compression level 1..19, higher is smaller and slower to build")(

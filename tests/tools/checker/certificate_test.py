@@ -277,23 +277,23 @@ class Certificates(unittest.TestCase):
             self.assertIn("--cache-gb must be a positive number", r.stderr, size)
             self.assertNotIn("Traceback", r.stderr, size)
 
-    def test_every_variant_over_a_database_of_format_3(self):
-        # The checker decodes format 3's line blocks by itself (tools/checker/value_codes.py).
-        db = os.path.join(self.tmp.name, "format3")
+    def test_every_variant_over_a_database_of_format_2(self):
+        # The checker decodes format 2's value blocks by itself too (tools/checker/value_codes.py).
+        db = os.path.join(self.tmp.name, "format2")
         shutil.copytree(self.db, db)
         rng = random.Random(20261207)
         for variant in VARIANTS:
             subprocess.run([EXE, "build", "--db", db, "--pits", "4", "--max-seeds", "8",
-                            *rule_flags(variant), "--format", "3"], check=True,
+                            *rule_flags(variant), "--format", "2"], check=True,
                            capture_output=True)
             for seeds in (9, 14):
                 position = random_position(rng, 4, seeds)
                 with self.subTest(variant=variant, position=position):
-                    path, value = self.certify(position, variant, 4, db, name="f3.cert")
+                    path, value = self.certify(position, variant, 4, db, name="f2.cert")
                     self.assert_proven(path, value, db)
                     head = read_bytes(path).split(b"\nend\n")[0].decode().split("\n")
                     formats = {t.split()[2] for t in head if t.startswith("layer-format ")}
-                    self.assertEqual(formats, {"3"})
+                    self.assertEqual(formats, {"2"})
 
     def test_a_converted_database_is_named_as_such(self):
         # A certificate names the bytes it read; after `kalah build --format 1` rewrote the layers
@@ -307,7 +307,7 @@ class Certificates(unittest.TestCase):
         r = check(path, db)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("the layer was rewritten in format 1 since the certificate was written over "
-                      "format 2", r.stderr)
+                      "format 3", r.stderr)
         old = os.path.join(self.tmp.name, "old.cert")  # as written before the formats were named
         rewrite(path, old, line=lambda t: "" if t.startswith("layer-format ") else t)
         r = check(old, db)

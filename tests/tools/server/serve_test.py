@@ -66,7 +66,7 @@ class Serve(unittest.TestCase):
             return e.code, json.loads(e.read())
 
     def test_a_layer_truncated_under_the_server(self):
-        # A server maps its layer files (format 2); one is cut short under it. A request that
+        # A server maps its layer files (format 3); one is cut short under it. A request that
         # read it is withheld (500, naming the file) or right, and the server lives on. (Its own
         # server, over a copy: the layer stays withheld in it.)
         tmp = tempfile.TemporaryDirectory()
