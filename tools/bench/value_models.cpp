@@ -11,7 +11,9 @@
 //   children   the residual V - L, where L is the best of the moves that leave the layer (their
 //              children's values read from the lower layers), with the previous residual: a
 //              probe would need those children's values, and theirs, down to layer 1.
-// Also the share of boards whose best move leaves the layer, and format 2's actual bits.
+// Also the share of boards whose best move leaves the layer, and format 2's actual bits; then the
+// previous-value entropy with don't-care stores (below, in run), and the share of boards the
+// one-level variant stores below their value.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -52,6 +54,37 @@ class Entropy {
   double bits_ = 0;
 };
 
+// What a board's moves say: extra turns, a capture, whether one stays in the layer, the best of
+// those that leave it (INT32_MIN if none) and whether all those are stored exactly (`inexact`:
+// the lower layers' boards the one-level don't-care store keeps below their value).
+struct Moves {
+  int extra = 0, capture = 0, best_leaving = INT32_MIN;
+  bool stays = false, leaving_exact = true;
+};
+Moves moves(const Rules& rules, const Ranker& ranker,
+            const std::vector<std::vector<uint8_t>>& layer,
+            const std::vector<std::vector<bool>>& inexact, const Board& b, int s) {
+  const int m = rules.pits, k = mover_seeds(b, m);
+  Moves f;
+  if (is_terminal(rules, k, s - k)) return f;
+  for (int pit = 0; pit < m; ++pit) {
+    if (!b.pits[pit]) continue;
+    const MoveResult move = play(rules, b, pit);
+    f.extra += move.extra_turn;
+    f.capture |= move.capture;
+    const int t = mover_seeds(move.board, m) + opponent_seeds(move.board, m);
+    if (t == s) {
+      f.stays = true;
+      continue;
+    }
+    const uint64_t at = t == 0 ? 0 : ranker.rank(move.board);
+    const int child = t == 0 ? 0 : decode_value(rules, t, layer[t][at]);
+    if (t > 0 && inexact[t][at]) f.leaving_exact = false;
+    f.best_leaving = std::max(f.best_leaving, move.gain + (move.extra_turn ? child : -child));
+  }
+  return f;
+}
+
 int run(const std::string& dir, const Rules& rules, int first, int last) {
   const Ranker ranker(rules.pits, last);
   std::vector<std::vector<uint8_t>> layer(last + 1);
@@ -60,58 +93,64 @@ int run(const std::string& dir, const Rules& rules, int first, int last) {
     layer[s].resize(f.header().boards);
     f.read_all(layer[s].data());
   }
-  const int m = rules.pits;
-  auto value_of = [&](const Board& b, int s) {
-    return s == 0 ? 0 : decode_value(rules, s, layer[s][ranker.rank(b)]);
-  };
-  std::printf("layer  boards  order-0  previous  features  children  leaves-best  format-2\n");
-  for (int s = first; s <= last; ++s) {
-    Entropy order0, previous, features, children;
+  std::printf(
+      "layer  boards  order-0  previous  features  children  leaves-best  format-2  "
+      "dont-care  one-level  one-level-share\n");
+  // Don't-care stores (issue 59, point 5): a board one of whose moves leaving the layer is best
+  // may store any value at or below its own (a probe takes the maximum of the stored value and the
+  // best leaving move); each such board stores the previous board's stored value where it may.
+  // "dont-care": every such board; "one-level": only where every leaving child is stored
+  // exactly, so that a probe reads the board and its leaving children and no further.
+  std::vector<std::vector<bool>> inexact(last + 1);  // one-level: stored below the value
+  for (int s = 1; s <= last; ++s) {
+    const bool shown = s >= first;
+    inexact[s].assign(layer[s].size(), false);
+    Entropy order0, previous, features, children, dont_care, one_level;
+    uint64_t inexact_count = 0;
+    int last_all = -1, last_one = -1;
     const uint64_t n = layer[s].size();
     const int symbols = encode_value(rules, s, s) + 1;
     uint64_t leaves_best = 0, coded = 0;
     int last_value = symbols, last_residual = 0;
     Board b = ranker.first(s);
     for (uint64_t r = 0; r < n; ++r, ranker.next(b)) {
-      if (r % kBoardsPerBlock == 0 && r > 0) {
-        for (Entropy* e : {&order0, &previous, &features, &children}) e->end_block();
+      if (r % kBoardsPerBlock == 0 && r > 0 && shown) {
+        for (Entropy* e : {&order0, &previous, &features, &children, &dont_care, &one_level})
+          e->end_block();
         coded += value_blocks::encode(&layer[s][r - kBoardsPerBlock], kBoardsPerBlock, symbols, 0)
                      .size();
       }
-      const int v = layer[s][r], k = mover_seeds(b, m);
-      int extra = 0, capture = 0, best_leaving = INT32_MIN;
-      bool stays = false;
-      if (!is_terminal(rules, k, s - k))
-        for (int pit = 0; pit < m; ++pit) {
-          if (!b.pits[pit]) continue;
-          const MoveResult move = play(rules, b, pit);
-          extra += move.extra_turn;
-          capture |= move.capture;
-          const int t = mover_seeds(move.board, m) + opponent_seeds(move.board, m);
-          if (t == s) {
-            stays = true;
-            continue;
-          }
-          const int child = t == 0 ? 0 : value_of(move.board, t);
-          best_leaving = std::max(best_leaving, move.gain + (move.extra_turn ? child : -child));
-        }
+      const int v = layer[s][r];
+      const Moves f = moves(rules, ranker, layer, inexact, b, s);
       order0.add(0, v);
       previous.add(last_value, v);
-      features.add(last_value * 64 + std::min(extra, 3) * 2 + capture, v);
-      const int residual =
-          best_leaving == INT32_MIN ? 255 : std::min(decode_value(rules, s, v) - best_leaving, 254);
+      features.add(last_value * 64 + std::min(f.extra, 3) * 2 + f.capture, v);
+      const int residual = f.best_leaving == INT32_MIN
+                               ? 255
+                               : std::min(decode_value(rules, s, v) - f.best_leaving, 254);
       leaves_best += residual == 0;
-      children.add((stays ? 256 : 0) + last_residual, residual);
+      children.add((f.stays ? 256 : 0) + last_residual, residual);
+      const int all = residual == 0 && last_all >= 0 && last_all <= v ? last_all : v;
+      const int one =
+          residual == 0 && f.leaving_exact && last_one >= 0 && last_one <= v ? last_one : v;
+      dont_care.add(last_all < 0 ? symbols : last_all, all);
+      one_level.add(last_one < 0 ? symbols : last_one, one);
+      if (one != v) inexact[s][r] = true, ++inexact_count;
+      last_all = r % kBoardsPerBlock == kBoardsPerBlock - 1 ? -1 : all;
+      last_one = r % kBoardsPerBlock == kBoardsPerBlock - 1 ? -1 : one;
       last_value = v;
       last_residual = residual;
     }
-    for (Entropy* e : {&order0, &previous, &features, &children}) e->end_block();
+    if (!shown) continue;
+    for (Entropy* e : {&order0, &previous, &features, &children, &dont_care, &one_level})
+      e->end_block();
     const uint64_t tail = n - (n - 1) / kBoardsPerBlock * kBoardsPerBlock;
     coded += value_blocks::encode(&layer[s][n - tail], tail, symbols, 0).size();
     const double per = 1.0 / static_cast<double>(n);
-    std::printf("%5d  %6.3g  %7.3f  %8.3f  %8.3f  %8.3f  %11.3f  %8.3f\n", s, double(n),
-                order0.bits() * per, previous.bits() * per, features.bits() * per,
-                children.bits() * per, leaves_best * per, coded * 8.0 * per);
+    std::printf("%5d  %6.3g  %7.3f  %8.3f  %8.3f  %8.3f  %11.3f  %8.3f  %9.3f  %9.3f  %15.3f\n", s,
+                double(n), order0.bits() * per, previous.bits() * per, features.bits() * per,
+                children.bits() * per, leaves_best * per, coded * 8.0 * per, dont_care.bits() * per,
+                one_level.bits() * per, inexact_count * per);
     std::fflush(stdout);
   }
   return 0;

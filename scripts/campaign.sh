@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# A long solve run as a campaign (docs/cluster.md, "A Kalah(6,6) campaign"): started, stopped,
+# killed and resumed any number of times, over one process or `mpirun -np P`, its progress in a
+# log. The first call names the game and the database; each later call with the run directory
+# alone goes on where the last one stopped, from the search's checkpoint (saved by process 0 every
+# --every seconds: a kill loses at most that much).
+#
+# usage: scripts/campaign.sh RUN [--db DIR] [--pits M] [--seeds N] [--capture RULE] [--end RULE]
+#                                [--remainder RULE] [--np P] [--threads T] [--hostfile FILE]
+#                                [--every SECONDS] [--hours H] [--kalah EXE]
+#   game (the first call only; defaults: Kalah(6,6), empty capture): --db (required), --pits,
+#   --seeds, --capture, --end, --remainder. Each call: --np (default 1: no mpirun), --threads
+#   (per process; default all cores), --hostfile, --every (default 60), --hours (stop after H
+#   hours, then resume with another call), --kalah (default build/tools/kalah; P > 1 needs one
+#   built with -DKALAH_MPI=ON).
+# RUN holds: game (the game's options), checkpoint/ (the search's), log (a dated line at each
+# start and stop, each checkpoint, each change of the bounds and each minute: nodes, bounds, the
+# estimate), answer (the last call's answer). Exit: 0 the value is proven (in answer); 3
+# stopped by --hours (call again to go on); 1 the search failed (the log says why); 2 usage.
+set -uo pipefail
+usage() { sed -n 8,19p "$0" >&2; exit 2; }
+[[ $# -ge 1 && $1 != -* ]] || usage
+run=$1; shift
+game=() np=1 threads=0 hostfile= every=60 hours=
+kalah=${KALAH:-$(dirname "$(readlink -f "$0")")/../build/tools/kalah}
+while [[ $# -gt 0 ]]; do
+  [[ $# -ge 2 ]] || usage
+  case $1 in
+    --db) game+=("$1" "$(readlink -m "$2")") ;;
+    --pits|--seeds|--capture|--end|--remainder) game+=("$1" "$2") ;;
+    --np) np=$2 ;;
+    --threads) threads=$2 ;;
+    --hostfile) hostfile=$2 ;;
+    --every) every=$2 ;;
+    --hours) hours=$2 ;;
+    --kalah) kalah=$2 ;;
+    *) usage ;;
+  esac
+  shift 2
+done
+for n in "$np" "$threads" "$every"; do [[ $n =~ ^[0-9]+$ ]] || usage; done
+[[ -z $hours || $hours =~ ^[0-9]*\.?[0-9]+$ ]] || usage
+[[ -x $kalah ]] || { echo "campaign: no kalah executable at $kalah" >&2; exit 2; }
+
+mkdir -p "$run" || exit 2
+if [[ -s $run/game ]]; then
+  [[ ${#game[@]} -eq 0 ]] || { echo "campaign: $run already runs $(tr '\n' ' ' <"$run/game")-" \
+    "give the run directory alone to resume it" >&2; exit 2; }
+  mapfile -t game <"$run/game"
+else
+  [[ " ${game[*]} " == *" --db "* ]] || { echo "campaign: the first call needs --db" >&2; exit 2; }
+  defaults=(--pits 6 --seeds 6 --capture empty)
+  for ((i = 0; i < ${#defaults[@]}; i += 2)); do
+    [[ " ${game[*]} " == *" ${defaults[i]} "* ]] || game+=("${defaults[i]}" "${defaults[i + 1]}")
+  done
+  printf '%s\n' "${game[@]}" >"$run/game.tmp" && mv "$run/game.tmp" "$run/game"
+fi
+
+args=(solve "${game[@]}" --value-only --progress --checkpoint "$run/checkpoint"
+      --checkpoint-every "$every" --threads "$threads")
+[[ -n $hours ]] && args+=(--time "$(python3 -c "print(max(1, round($hours * 3600)))")")
+command=("$kalah" "${args[@]}")
+if [[ $np -gt 1 ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
+  export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+  command=(mpirun --bind-to none -np "$np" ${hostfile:+--hostfile "$hostfile"} "${command[@]}")
+fi
+
+# Dated lines appended to the log: every line but the search's progress, and of that a line when
+# the bounds change or a minute after the last one kept (--progress says something every second).
+log() {
+  local line bounds kept= last=-60
+  while IFS= read -r line; do
+    if [[ $line =~ ^\ +[0-9.]+\ s,.*(value[^,;]*) ]]; then
+      bounds=${BASH_REMATCH[1]}
+      [[ $bounds != "$kept" || $SECONDS -ge $((last + 60)) ]] || continue
+      kept=$bounds last=$SECONDS
+    fi
+    printf '%s %s\n' "$(date -u +%FT%TZ)" "$line"
+  done >>"$run/log"
+}
+echo "start: ${command[*]}" | log
+"${command[@]}" 2>&1 >"$run/answer.tmp" | log
+status=${PIPESTATUS[0]}
+mv "$run/answer.tmp" "$run/answer"
+if [[ $status -ne 0 ]]; then
+  echo "stop: the search failed (exit $status); fix what the lines above say, then call again" | log
+  exit 1
+fi
+if grep -q '^value: ' "$run/answer"; then
+  grep '^value: \|^nodes: ' "$run/answer" | log
+  exit 0
+fi
+grep '^stopped ' "$run/answer" | log
+echo "stop: --hours reached; call scripts/campaign.sh $run to go on" | log
+exit 3

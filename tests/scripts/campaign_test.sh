@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# campaign_test.sh KALAH [NP]: scripts/campaign.sh on Kalah(4,8) over a 12-seed database (about
+# 6 s of search), over NP processes: stopped by --hours, killed with kill -9 (every process of the
+# run) while it searches, then resumed to the end. Its value must be one uninterrupted solve's, the
+# last call must resume from a checkpoint, and the log must hold each start and stop.
+set -uo pipefail
+kalah=$(readlink -f "$1") np=${2:-1}
+campaign=$(dirname "$(readlink -f "$0")")/../../scripts/campaign.sh
+work=$(mktemp -d /tmp/kalah-campaign.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+export KALAH_STORE=off
+run=$work/run
+fail() { echo "FAIL: $*"; cat "$run/log" 2>/dev/null; exit 1; }
+"$kalah" build --db "$work/db" --pits 4 --max-seeds 12 >/dev/null || fail "build"
+want=$("$kalah" solve --pits 4 --seeds 8 --capture standard --db "$work/db" --value-only |
+       grep '^value: ') || fail "the uninterrupted solve"
+each=(--kalah "$kalah" --np "$np" --threads 1 --every 1)
+
+"$campaign" "$run" --db "$work/db" --pits 4 --seeds 8 --capture standard "${each[@]}" --hours 0.0006
+rc=$?; [[ $rc -eq 3 ]] || fail "stopped by --hours: exit $rc, not 3"
+"$campaign" "$run" --seeds 9 "${each[@]}" 2>/dev/null
+rc=$?; [[ $rc -eq 2 ]] || fail "a second game in the same run: exit $rc, not 2"
+
+setsid "$campaign" "$run" "${each[@]}" & pid=$!
+sleep 2.5
+kill -9 -- -"$pid"
+wait "$pid" 2>/dev/null
+
+"$campaign" "$run" "${each[@]}"
+rc=$?; [[ $rc -eq 0 ]] || fail "the resumed run: exit $rc, not 0"
+got=$(grep '^value: ' "$run/answer")
+[[ $got == "$want" ]] || fail "the campaign found '$got', one solve '$want'"
+[[ $(grep -c ' start: ' "$run/log") -eq 3 ]] || fail "not three starts in the log"
+grep -q ' stop: --hours reached' "$run/log" || fail "no stop by --hours in the log"
+tail -n 8 "$run/log" | grep -q 'resuming from ' || fail "the last run did not resume"
+grep -q 'resumed from a checkpoint' "$run/answer" || fail "the answer does not say it resumed"
+echo "campaign over $np process(es): stopped, killed and resumed: $got"
