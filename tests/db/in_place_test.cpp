@@ -1,9 +1,10 @@
 // in_place_test.cpp: the layer formats searched where they lie (2, db/value_blocks.h; 3,
 // db/value_lines.h): the same values as format 1 in every layer of small databases of every
 // variant, read whole or probed one board at a time; a file with any damaged block byte refused;
-// every format converted to every other.
+// every format converted to every other, also when killed midway.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
 #include <map>
 #include <string>
@@ -102,6 +103,30 @@ TEST(Formats, ABuildConvertsLayersOfEveryOtherFormat) {
       test::build(d.str(), rules, 9, 0, LayerFormat{to});
       EXPECT_EQ(test::snapshot(d.str()), fresh[to - 1]) << from << " to " << to;
     }
+}
+
+// A conversion killed (SIGKILL) while it rewrites a layer: the layers done are of the new
+// format, the others of the old, none damaged; the next build finishes it, to the files a build
+// from nothing writes.
+TEST(Formats, AKilledConversionResumesToTheSameFiles) {
+  const Rules rules{6, Capture::kEmpty, End::kImmediate, Remainder::kOwner};
+  const int top = 18;
+  const test::TempDir fresh, converted;
+  test::build(fresh.str(), rules, top);
+  test::build(converted.str(), rules, top, 0, LayerFormat{2});
+  test::Process build(KALAH_EXE, {"build", "--db", converted.str(), "--max-seeds",
+                                  std::to_string(top), "--capture", "empty", "--threads", "1"});
+  ASSERT_TRUE(build.read_until("layer 15: format 2 rewritten")) << build.output();
+  build.signal(SIGKILL);
+  ASSERT_EQ(build.wait(), 128 + SIGKILL) << build.output();
+  int old = 0;
+  for (int s = 1; s <= top; ++s) {
+    const LayerFile f(converted.str(layer_file_name(rules, s)), rules, s);  // none damaged
+    old += f.header().version == 2;
+  }
+  EXPECT_GT(old, 0) << "killed too late to test";
+  test::build(converted.str(), rules, top);
+  EXPECT_TRUE(test::snapshot(fresh.str()) == test::snapshot(converted.str()));
 }
 
 }  // namespace

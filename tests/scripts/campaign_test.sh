@@ -22,7 +22,7 @@ rc=$?; [[ $rc -eq 3 ]] || fail "stopped by --hours: exit $rc, not 3"
 rc=$?; [[ $rc -eq 2 ]] || fail "a second game in the same run: exit $rc, not 2"
 
 setsid "$campaign" "$run" "${each[@]}" & pid=$!
-sleep 2.5
+sleep 1.5
 kill -9 -- -"$pid"
 wait "$pid" 2>/dev/null
 
@@ -31,7 +31,9 @@ rc=$?; [[ $rc -eq 0 ]] || fail "the resumed run: exit $rc, not 0"
 got=$(grep '^value: ' "$run/answer")
 [[ $got == "$want" ]] || fail "the campaign found '$got', one solve '$want'"
 [[ $(grep -c ' start: ' "$run/log") -eq 3 ]] || fail "not three starts in the log"
+[[ $(grep -c ' value: ' "$run/log") -eq 1 ]] || fail "the killed run was not killed while it searched"
 grep -q ' stop: --hours reached' "$run/log" || fail "no stop by --hours in the log"
-tail -n 8 "$run/log" | grep -q 'resuming from ' || fail "the last run did not resume"
+last=$(grep -n ' start: ' "$run/log" | tail -n 1 | cut -d: -f1)
+tail -n +"$last" "$run/log" | grep -q 'resuming from ' || fail "the last run did not resume"
 grep -q 'resumed from a checkpoint' "$run/answer" || fail "the answer does not say it resumed"
 echo "campaign over $np process(es): stopped, killed and resumed: $got"
