@@ -146,8 +146,8 @@ class LayerFile {
   // is read a block at a time.
   bool in_place() const { return map_ != nullptr; }
   // The encoded value at rank r, read from the mapped file; in_place() only. The first probe of
-  // a block checks it (db/value_blocks.h) and throws DatabaseError when it is damaged.
-  // Thread-safe.
+  // a block checks it (db/value_lines.h, db/value_blocks.h) and throws DatabaseError when it is
+  // damaged. Thread-safe.
   uint8_t value(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
     if (!checked_[b].load(std::memory_order_acquire)) check_block(b);
