@@ -1,8 +1,9 @@
 // fuzz_layer_file.cpp: libFuzzer target for the layer-file reader (db/layer_file.h) fed arbitrary
-// bytes. The harness first rewrites the three checksums to match the bytes, so that the fuzzer
-// reaches the header's fields, the index and the blocks rather than stopping at a checksum, and
-// expects the rules and layer the header claims. Every input must be read or refused with a
-// FileError; a crash, a hang or another exception is a bug.
+// bytes. The harness first rewrites the checksums to match the bytes (the header's three, and each
+// block's of formats 2 and 3, which db/value_blocks.h and db/value_lines.h share), so that the
+// fuzzer reaches the header's fields, the index and the blocks' tables and codes rather than
+// stopping at a checksum, and expects the rules and layer the header claims. Every input must be
+// read or refused with a FileError; a crash, a hang or another exception is a bug.
 #include <unistd.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "base/checksum.h"
 #include "db/layer_file.h"
+#include "db/value_blocks.h"
 
 using namespace kalah;
 
@@ -26,13 +28,23 @@ void put(std::string& b, size_t at, uint64_t v) {
   for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
 }
 
-// Checksums as the writer computes them (offsets of the layout in db/layer_file.h).
+// Checksums as the writer computes them (offsets of the layout in db/layer_file.h): each block's
+// of formats 2 and 3 where the index says where blocks are, then the body's, the index's and the
+// header's.
 void fix_checksums(std::string& b) {
   if (b.size() < kHeaderSize) return;
+  const uint64_t version = get(b, 8, 4), blocks = get(b, 32, 8), index_at = get(b, 40, 8);
+  if ((version == 2 || version == 3) && blocks < 4096 && index_at <= b.size() &&
+      (b.size() - index_at) / 8 >= blocks + 1)
+    for (uint64_t i = 0; i < blocks; ++i) {
+      const uint64_t from = get(b, index_at + 8 * i, 8), to = get(b, index_at + 8 * i + 8, 8);
+      if (from < kHeaderSize || to > index_at || to <= from || to - from < 8) continue;
+      auto* block = reinterpret_cast<uint8_t*>(b.data() + from);
+      put(b, from, value_blocks::checksum(block, to - from, i));
+    }
   put(b, 64, Checksum::of(b.data() + kHeaderSize, b.size() - kHeaderSize));
-  const uint64_t index = get(b, 40, 8);
-  if (index >= kHeaderSize && index <= b.size())
-    put(b, 72, Checksum::of(b.data() + index, b.size() - index));
+  if (index_at >= kHeaderSize && index_at <= b.size())
+    put(b, 72, Checksum::of(b.data() + index_at, b.size() - index_at));
   put(b, 80, 0);
   put(b, 80, Checksum::of(b.data(), kHeaderSize));
 }
