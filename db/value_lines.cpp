@@ -2,8 +2,6 @@
 // value_lines_encode.cpp).
 #include "db/value_lines.h"
 
-#include <endian.h>
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>

@@ -15,7 +15,7 @@
 #   built with -DKALAH_MPI=ON).
 # RUN holds: game (the game's options), checkpoint/ (the search's), log (a dated line at each
 # start and stop, each checkpoint, each change of the bounds and each minute: nodes, bounds, the
-# estimate), answer (the last call's answer). Exit: 0 the value is proven (in answer); 3
+# estimate), answer (the last answer a call printed; a failed call leaves it). Exit: 0 the value is proven (in answer); 3
 # stopped by --hours (call again to go on); 1 the search failed (the log says why); 2 usage.
 set -uo pipefail
 usage() { sed -n 8,19p "$0" >&2; exit 2; }
@@ -82,11 +82,13 @@ log() {
 echo "start: ${command[*]}" | log
 "${command[@]}" 2>&1 >"$run/answer.tmp" | log
 status=${PIPESTATUS[0]}
-mv "$run/answer.tmp" "$run/answer"
-if [[ $status -ne 0 ]]; then
+if [[ $status -ne 0 ]]; then  # the last answer stays; what this call printed goes to the log
+  log <"$run/answer.tmp"
+  rm -f "$run/answer.tmp"
   echo "stop: the search failed (exit $status); fix what the lines above say, then call again" | log
   exit 1
 fi
+mv "$run/answer.tmp" "$run/answer"
 if grep -q '^value: ' "$run/answer"; then
   grep '^value: \|^nodes: ' "$run/answer" | log
   exit 0
