@@ -15,7 +15,7 @@
 #   built with -DKALAH_MPI=ON).
 # RUN holds: game (the game's options), checkpoint/ (the search's), log (a dated line at each
 # start and stop, each checkpoint, each change of the bounds and each minute: nodes, bounds, the
-# estimate), answer (the last answer a call printed; a failed call leaves it). Exit: 0 the value is proven (in answer); 3
+# estimate), answer (the last answer; a failed call leaves it). Exit: 0 proven (in answer); 3
 # stopped by --hours (call again to go on); 1 the search failed (the log says why); 2 usage.
 set -uo pipefail
 usage() { sed -n 8,19p "$0" >&2; exit 2; }
