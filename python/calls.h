@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 
+#include <unistd.h>
+
 namespace py = pybind11;
 namespace api = kalah::api;
 
@@ -69,9 +71,10 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
   auto told = start;  // when on_progress was last called
   // The GIL is released and taken again by hand, not by pybind11's guards: when the interpreter
   // exits while this runs on a daemon thread, taking the GIL ends the thread by unwinding its
-  // stack (pthread_exit), and a guard's destructor taking it again during that unwinding would
-  // abort the process (std::terminate). Here the work is stopped and waited for, and the
-  // unwinding goes on without touching Python.
+  // stack (pthread_exit). That unwinding must not go on: a guard would take the GIL again
+  // (std::terminate), and pybind11's frames above free Python objects without it (a fatal
+  // error whenever no thread holds the GIL then). So the work is stopped and waited for, and
+  // the thread then sleeps until the process ends, as Python 3.14 does with such threads.
   PyThreadState* released = PyEval_SaveThread();
   try {
     while (task.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
@@ -111,8 +114,7 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
   } catch (abi::__forced_unwind&) {  // the interpreter is exiting and ends this thread
     stop = true;
     task.wait();
-    (void)last.release();  // leaked: freeing it would need the GIL
-    throw;
+    for (;;) pause();
   } catch (...) {  // anything else leaves with the GIL held, as pybind11 expects
     stop = true;
     task.wait();
