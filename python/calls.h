@@ -6,6 +6,7 @@
 #include <cxxabi.h>
 #include <kalah/kalah.h>
 #include <pybind11/pybind11.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,8 +17,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-
-#include <unistd.h>
 
 namespace py = pybind11;
 namespace api = kalah::api;
