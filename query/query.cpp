@@ -55,22 +55,10 @@ void check(const Query& q) {
         "over processes kalah answers a value or a full analysis without a certificate");
 }
 
-// The whole analysis of a position the database or the answer store holds: as cheap as its
-// value, so it is the answer to a value too.
-bool from_tables(const Query& q, Outcome& o) {
-  const Position& p = q.position;
-  if (q.db && seeds(p.board) <= q.db->max_seeds()) {
-    o.analysis = q.db->analyse(p, o.probes);
-    o.source = Source::kDatabase;
-    o.nodes = o.probes;
-  } else if (std::optional<StoredAnswer> s; q.db && q.store && (s = q.store->find(p)).has_value()) {
-    o.analysis = s->analysis;
-    o.source = Source::kStore;
-  } else {
-    return false;
-  }
-  o.margin = {o.analysis->value, o.analysis->value};
-  return true;
+// The best move of an analysis the tables hold (the lowest pit among equals, as its best line's),
+// proven at once: every level that plays the best move plays it.
+MoveChoice best_move(const Analysis& a, Source source) {
+  return {a.best_line.empty() ? -1 : a.best_line[0][0], true, a.value, source, 0};
 }
 
 // The proof of the value, written after it (its seconds are its own): a stop while it is
@@ -97,7 +85,11 @@ Outcome run_here(const Query& q, const StopFlag* stop) {
   o.position = q.position;
   const bool value = q.ask == Ask::kAnalysis || q.ask == Ask::kValue;
   if (q.ask == Ask::kMove) {
-    o.move = q.level && q.level->weaker() ? level_move(q, stop) : move_of(q, stop);
+    // A weaker level reads the tables through its own run() (level_move).
+    Outcome known;
+    o.move = q.level && q.level->weaker() ? level_move(q, stop)
+             : from_tables(q, known)      ? best_move(*known.analysis, known.source)
+                                          : move_of(q, stop);
     o.source = o.move->source;
     // What is proven of the position: its value with a proven move, else only what its seeds
     // allow (the move's estimate stays in o.move).
@@ -120,6 +112,23 @@ void check_same_rules(const Rules& held, const Rules& asked) {
     throw std::invalid_argument("the database holds m=" + std::to_string(held.pits) + " " +
                                 describe(held) + ", not m=" + std::to_string(asked.pits) + " " +
                                 describe(asked));
+}
+
+// As cheap as the value, so it is the answer to a value too.
+bool from_tables(const Query& q, Outcome& o) {
+  const Position& p = q.position;
+  if (q.db && seeds(p.board) <= q.db->max_seeds()) {
+    o.analysis = q.db->analyse(p, o.probes);
+    o.source = Source::kDatabase;
+    o.nodes = o.probes;
+  } else if (std::optional<StoredAnswer> s; q.db && q.store && (s = q.store->find(p)).has_value()) {
+    o.analysis = s->analysis;
+    o.source = Source::kStore;
+  } else {
+    return false;
+  }
+  o.margin = {o.analysis->value, o.analysis->value};
+  return true;
 }
 
 Outcome not_started(const Query& q, StopReason why, std::chrono::milliseconds estimate_time) {

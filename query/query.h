@@ -131,6 +131,10 @@ void check_same_rules(const Rules& held, const Rules& asked);
 // FileError when a decoded copy changed under the answer (db/block_cache.h).
 Outcome run(const Query& q);
 
+// The whole analysis of q.position into o when the database or the answer store holds it (what
+// run() answers first, without a search); false when neither does.
+bool from_tables(const Query& q, Outcome& o);
+
 // The outcome of q when its search could not start (no search slot before its deadline, a
 // server closing): stopped for `why`, the bounds every position has, and the estimate that
 // `estimate_time` of the heuristic search finds.

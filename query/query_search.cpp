@@ -294,7 +294,8 @@ MoveChoice level_move(const Query& q, const StopFlag* stop) {
     if (m.first >= best - q.level->within) near.push_back(m);
   thread_local std::mt19937 rng{std::random_device{}()};
   const auto& [value, pit] = near[std::uniform_int_distribution<size_t>(0, near.size() - 1)(rng)];
-  MoveChoice c{pit, o.complete(), value, o.complete() ? o.source : Source::kHeuristic, 0};
+  const int depth = o.complete() ? 0 : o.estimate->depth;  // an estimate says how deep it looked
+  MoveChoice c{pit, o.complete(), value, o.complete() ? o.source : Source::kHeuristic, depth};
   c.best = best;
   return c;
 }

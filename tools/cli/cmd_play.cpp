@@ -2,7 +2,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include "base/deadline.h"
@@ -120,23 +119,6 @@ class Match {
     return said;
   }
 
-  // What a choice for `side` tells, and how far it can be trusted.
-  std::string verdict(Side side, const MoveChoice& c) const {
-    std::ostringstream out;
-    if (c.proven) {
-      out << "best play: " << side_name(side) << " ";
-      if (c.value == 0)
-        out << "draws";
-      else
-        out << (c.value > 0 ? "wins" : "loses") << " by " << std::abs(c.value);
-      out << (c.source == Source::kDatabase ? ", proven by the database" : ", proven");
-    } else {
-      out << "not proven in " << seconds_ << " s: the best of a " << c.depth
-          << "-ply search, estimated " << signed_number(c.value) << " for " << side_name(side);
-    }
-    return out.str();
-  }
-
   // The rules, the database and the store of every question asked.
   Query base() const {
     Query q;
@@ -144,12 +126,13 @@ class Match {
     database_.attach(q);
     return q;
   }
-  // kalah's move at its level for the side to move, within the level's time.
-  MoveChoice choose() const {
+  // kalah's move for the side to move within the level's time: at its level, or (a hint) the
+  // best it finds.
+  MoveChoice choose(bool at_level = true) const {
     Query q = base();
     q.position = now();
     q.ask = Ask::kMove;
-    q.level = &level_;
+    q.level = at_level ? &level_ : nullptr;
     q.deadline = seconds_from_now(seconds_);
     return *kalah::run(q).move;
   }
@@ -162,17 +145,21 @@ class Match {
     std::cout << "\rkalah (" << side_name(me) << ") plays " << c.pit + 1;
     const std::string said = play(c.pit);
     std::cout << (said.empty() ? "" : ": " + said) << " ("
-              << (weaker ? std::string(level_.name) + ": a move within " +
-                               std::to_string(level_.within) + " seeds of the best"
-                         : verdict(me, c))
-              << ")\n";
+              << (weaker && c.best ? level_note(level_, c) : verdict(me, c, seconds_)) << ")\n";
   }
 
-  // --hints: what the user's turn from `before` gave away against the best, in seeds.
+  // --hints: what the user's turn from `before` gave away against the best, in seeds. The value
+  // after it is read first from the table of the position before its last pit (the database's
+  // or the answer store's, such as the book's).
   void coach(const Position& before) const {
     const double half = seconds_ / 2;
-    const Valued was = value_within(base(), before, half), is = value_within(base(), now(), half);
-    const int after = now().mover == user_ ? is.value : -is.value;  // for the user
+    const Valued was = value_within(base(), before, half);
+    Valued is = stored_move_value(base(), positions_[positions_.size() - 2], plies_.back().second);
+    if (!is.proven) {
+      is = value_within(base(), now(), half);
+      if (now().mover != user_) is.value = -is.value;  // for the user
+    }
+    const int after = is.value;
     const bool proven = was.proven && is.proven;
     std::cout << "coach: ";
     if (was.value <= after)
@@ -202,8 +189,8 @@ class Match {
                                    : line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
       if (word == "q" || word == "quit") return false;
       if (word == "h" || word == "hint") {
-        const MoveChoice c = choose();
-        std::cout << "hint: pit " << c.pit + 1 << " (" << verdict(user_, c) << ")\n";
+        const MoveChoice c = choose(false);
+        std::cout << "hint: pit " << c.pit + 1 << " (" << verdict(user_, c, seconds_) << ")\n";
         continue;
       }
       if (word == "u" || word == "undo") {

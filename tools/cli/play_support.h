@@ -22,6 +22,15 @@ struct Valued {
 };
 Valued value_within(const Query& base, const Position& p, double seconds);
 
+// The value of `pit` at p for p's mover, proven, when the tables (database, answer store) hold
+// p's analysis; else not proven.
+Valued stored_move_value(const Query& base, const Position& p, int pit);
+
+// What kalah's choice for `side` tells, and how far it can be trusted (`seconds`: its time).
+std::string verdict(Side side, const MoveChoice& c, double seconds);
+// A weaker level's choice: how far below the best it is, and whether that is proven.
+std::string level_note(const Level& level, const MoveChoice& c);
+
 // The command that replays a record: the game's options as given (`given_position`: the game
 // started from a position, not --seeds), then --moves.
 std::string replay_command(bool given_position, const Game& g, const std::vector<Turn>& record);

@@ -157,7 +157,8 @@ async function computerMoves() {
     const pit = answer.pit;
     const why = answer.best !== undefined
       ? `within ${chosen.within} seeds of the best: ` +
-        (answer.value === answer.best ? "the best" : `${answer.best - answer.value} seeds below it`)
+        (answer.value === answer.best ? "the best" : `${answer.best - answer.value} seeds below it`) +
+        (answer.proven ? " (proven)" : ` (estimated by a ${answer.depth}-ply search)`)
       : answer.proven ? `perfect (${answer.source})`
       : `not proven in ${chosen.seconds} s, the best of a ${answer.depth}-ply search`;
     if (position !== current() || state.editing || $("computer").value !== side) return;

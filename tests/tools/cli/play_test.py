@@ -8,11 +8,13 @@ reports a blunder with the seeds it gave away; --level beginner plays and says s
 usage: python3 play_test.py KALAH_EXECUTABLE
 """
 import json
+import os
 import random
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -23,11 +25,11 @@ class Terminal:
     """One `kalah play` in a detached tmux window, read as the user sees it. Each has a tmux
     server of its own: a new session on a server just killed can fail while it exits."""
 
-    def __init__(self, args):
+    def __init__(self, args, env="KALAH_DB=/nonexistent"):
         self.socket = f"kalah-play-test-{random.getrandbits(32):08x}"
         command = " ".join([EXE, "play", *args])
         self.tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", "play",
-                  f"KALAH_DB=/nonexistent {command}; echo '[exited '$?']'; sleep 600")
+                  f"{env} {command}; echo '[exited '$?']'; sleep 600")
         self.tmux("set-option", "-t", "play", "history-limit", "20000")
 
     def tmux(self, *args):
@@ -184,6 +186,7 @@ class Play(unittest.TestCase):
         self.assertIn("you play 4\n", text)
         self.assertIn("the seeds left on the board go to their owners: South's row 0, North's "
                       "row 8\ngame over: South 6, North 13: North (kalah) wins by 7", text)
+
     def value(self, position, *flags):
         """The exact value of a position for its mover, from `kalah solve` (no database)."""
         out = subprocess.run([EXE, "solve", "--pits", "4", "--no-db", "--json", "--value-only",
@@ -211,9 +214,30 @@ class Play(unittest.TestCase):
         self.term.wait_for(PROMPT, after=1)
         self.term.keys("1")
         self.term.wait_for(
-            r"kalah \(North\) plays \d.*\(beginner: a move within 8 seeds of the best\)")
+            r"kalah \(North\) plays \d.*\(beginner: a move within 8 seeds of the best, "
+            r"(the best|\d+ below it), (proven|estimated)\)")
         self.term.keys("q")
         self.term.wait_for(r"\[exited 0\]")
+
+    def test_the_hint_and_the_coach_read_the_answer_store(self):
+        # Kalah(6,3) over 10 seeds: 0.1 s proves nothing, but the store holds the start's
+        # analysis (a solve put it there), so the hint and the verdict on South's first turn are
+        # proven at once. Before, both were "estimated" here.
+        with tempfile.TemporaryDirectory() as db:
+            env = {**os.environ, "KALAH_STORE": "on"}  # the tests' is off
+            run = lambda *args: subprocess.run([EXE, *args, "--pits", "6", "--db", db],
+                                               check=True, capture_output=True, env=env)
+            run("build", "--max-seeds", "10")
+            run("solve", "--seeds", "3")
+            self.term = Terminal(["--pits", "6", "--seeds", "3", "--db", db, "--hints",
+                                  "--time", "0.1"], env="KALAH_STORE=on")
+            self.term.wait_for(PROMPT)
+            self.term.keys("h")
+            self.term.wait_for(r"hint: pit \d \(best play: South [a-z ]+\d*, proven\)")
+            self.term.keys("1")
+            self.term.wait_for(r"coach: .*, proven\)")
+            self.term.keys("q")
+            self.term.wait_for(r"\[exited 0\]")
 
 
 if __name__ == "__main__":

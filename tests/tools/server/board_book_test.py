@@ -1,14 +1,18 @@
 """The analysis board over a database with the book of Kalah(6,4)'s start (ctest:
 board_book_test), in headless Chromium: the start's exact values show at once, from the book;
-a game that opens with a blunder (S:1, then N:3) is marked as one within 3 s, from the start's
-own table of move values, before the position after it has a value of its own; bounds that
-meet are shown as the value, the position's and a move's.
+every level of the computer moves from the book at once, proven; a game that opens with a
+blunder (S:1, then N:3) is marked as one within 3 s, from the start's own table of move values,
+before the position after it has a value of its own; bounds that meet are shown as the value,
+the position's and a move's.
 
 usage: python3 board_book_test.py KALAH_EXECUTABLE
 """
+import json
 import sys
 import time
 import unittest
+import urllib.parse
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -31,6 +35,27 @@ class Book(BoardCase):
         self.browser.get(self.url)
         self.expect(answer)
         self.assertLess(time.monotonic() - start, 5)
+
+    def test_every_level_moves_from_the_book_at_once(self):
+        # Before, strong searched 5 s and answered an unproven heuristic move here.
+        moves = {m["pit"]: m["value"] for m in self.api(KALAH_6_4)["moves"]}
+        for level in ["perfect", "strong", "quick", "casual", "beginner"]:
+            q = urllib.parse.urlencode({"position": KALAH_6_4, "level": level})
+            with urllib.request.urlopen(f"{self.url}api/v1/move?{q}", timeout=60) as r:
+                move = json.loads(r.read())
+            self.assertTrue(move["proven"], (level, move))
+            self.assertEqual(move["source"], "store", (level, move))
+            self.assertEqual(move["value"], moves[move["pit"]], (level, move))
+            self.assertLess(move["seconds"], 0.5, (level, move))
+        # The board's computer as South at strong: its first turn is played within 0.5 s
+        # (0.3 s of it the pause that lets the user see the board).
+        self.browser.get(self.url + "?computer=South&level=strong")
+        start = time.monotonic()
+        self.wait(lambda: "computer (South, strong) played" in
+                  self.browser.find_element(By.ID, "computer-note").text, seconds=10)
+        note = self.browser.find_element(By.ID, "computer-note").text
+        self.assertIn("perfect (store)", note)
+        self.assertLess(time.monotonic() - start, 1.5)
 
     def test_a_blunder_is_marked_from_its_parents_table(self):
         moves = {m["pit"]: m["value"] for m in self.api(KALAH_6_4)["moves"]}
