@@ -103,6 +103,13 @@ Outcome Analyst::in_search_slot(const ServeRequest& r,
                                 const std::function<Outcome(const StopFlag& stop)>& search,
                                 const std::function<Outcome(StopReason why)>& busy) {
   StopFlag stop;
+  if (r.client) r.client->on_leave([&stop] { stop.raise(StopReason::kStop); });
+  const struct Forget {
+    ClientLink* client;
+    ~Forget() {
+      if (client) client->forget();
+    }
+  } forget{r.client};
   if (!admission_.enter(&stop)) return busy(StopReason::kStop);
   if (!r.search_id.empty()) named_.add(r.search_id, r.rules, r.position, &stop);
   const struct Unlist {

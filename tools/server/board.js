@@ -21,7 +21,8 @@ const state = {
   bounds: null,     // its moves' bounds so far (/api/v1/progress), shown until its answer
   proven: null,     // the position's bounds so far: { lower, upper }
   estimate: null,   // the heuristic's estimate so far: { value, depth, exact, best, line, moves }
-  shown: 0,         // when the node was shown (performance.now())
+  shown: 0,         // when the node was shown (performance.now()), moved on by a pause
+  stopped: null,    // when its search ended (stopped, or ended by itself): its clock stops
   thinking: null,   // { position, since, side, turn }: the computer's move being asked for
   sowing: null,     // { bins, lit }: the frame of a sowing being animated
 };
@@ -169,6 +170,7 @@ function show() {
   state.proven = null;
   state.estimate = null;
   state.shown = performance.now();
+  state.stopped = null;
   saveUrl();
   drawBoard();
   showAnswer();

@@ -93,7 +93,7 @@ function showSearching() {
   if (e && !v) parts.push(`estimate <b class="estimate">${signed(e.value)}</b>` +
                           (e.exact ? " (exact)" : ` at depth ${e.depth}`));
   if (!parts.length) parts.push("searching…");
-  const seconds = (performance.now() - state.shown) / 1000;
+  const seconds = ((state.stopped ?? performance.now()) - state.shown) / 1000;
   $("status").innerHTML = `${parts.join(" · ")} · ${seconds.toFixed(1)} s`;
   // Best first, as the exact table is: by the value, the bounds' middle or the estimate.
   const known = ((state.moves && state.moves.moves) || []).map((mv) => ({ mv, ...unproven(mv.pit) }));

@@ -35,6 +35,7 @@ function toggleEngine() {
   if (engineRunning()) {
     state.request.abort();
     state.request = null;
+    state.stopped = performance.now();
     dropSearch();
   } else {
     analyse(kAnalysisMs, false);

@@ -8,6 +8,10 @@ async function analyse(budget, valueOnly) {
   if (state.request) state.request.abort();
   const controller = new AbortController();
   state.request = controller;
+  if (state.stopped !== null) {  // the clock goes on from where it stopped
+    state.shown += performance.now() - state.stopped;
+    state.stopped = null;
+  }
   const position = current();
   const params = { position, ...state.rules, budget_ms: budget };
   if (valueOnly) params.value_only = 1;
@@ -43,6 +47,7 @@ async function analyse(budget, valueOnly) {
   } finally {
     if (state.request === controller) {  // the analysis is over: "go on" may start another
       state.request = null;
+      state.stopped = performance.now();
       showEngine();
     }
   }

@@ -9,7 +9,10 @@
 #include <boost/beast/http.hpp>
 // clang-format on
 
+#include <sys/socket.h>
+
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <optional>
 #include <stdexcept>
@@ -80,11 +83,13 @@ class Session : public std::enable_shared_from_this<Session> {
       routed.now = {500, "application/json", shared_.error(e.what())};
     }
     if (routed.pool == Pool::kNone) return write(std::move(routed.now));
+    client_ = std::make_unique<ClientLink>();  // a new one: a late leave() reaches no new work
+    watch_client();
     net::post(routed.pool == Pool::kFast ? shared_.fast : shared_.search,
-              [self = shared_from_this(), work = std::move(routed.work)] {
+              [self = shared_from_this(), work = std::move(routed.work), &client = *client_] {
                 HttpResponse response;
                 try {
-                  response = work();
+                  response = work(client);
                 } catch (const std::exception& e) {
                   response = {500, "application/json", self->shared_.error(e.what())};
                 }
@@ -93,6 +98,21 @@ class Session : public std::enable_shared_from_this<Session> {
                             self->write(std::move(response));
                           });
               });
+  }
+
+  // Calls client_->leave() if the connection closes before the answer is written (ClientLink).
+  void watch_client() {
+    stream_.socket().async_wait(
+        tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
+          if (ec || !self->client_) return;  // cancelled: the answer is being written
+          char byte;
+          const ssize_t n =
+              recv(self->stream_.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            return self->client_->leave();
+          if (n < 0) self->watch_client();  // woken for nothing
+          // n > 0: a pipelined request, read after this answer
+        });
   }
 
   void fail(int status, const std::string& message) {
@@ -109,6 +129,8 @@ class Session : public std::enable_shared_from_this<Session> {
     response->keep_alive(keep_alive_);
     response->body() = std::move(r.body);
     response->prepare_payload();
+    beast::error_code ignored;
+    stream_.socket().cancel(ignored);  // watch_client's wait, if any
     stream_.expires_after(shared_.limits.write_timeout);
     http::async_write(stream_, *response,
                       [self = shared_from_this(), response](beast::error_code ec, size_t) {
@@ -125,6 +147,8 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  // The client of the request being answered; the work holds it by reference (and the session).
+  std::unique_ptr<ClientLink> client_;
   bool keep_alive_ = false;
   Shared& shared_;
 };
@@ -155,6 +179,23 @@ std::string percent_decoded(const std::string& s) {
 }
 
 }  // namespace
+
+void ClientLink::on_leave(std::function<void()> f) {
+  std::lock_guard lock(mutex_);
+  on_leave_ = std::move(f);
+  if (gone_) on_leave_();
+}
+
+void ClientLink::forget() {
+  std::lock_guard lock(mutex_);
+  on_leave_ = nullptr;
+}
+
+void ClientLink::leave() {
+  std::lock_guard lock(mutex_);
+  gone_ = true;
+  if (on_leave_) on_leave_();
+}
 
 std::map<std::string, std::string> query_parameters(const std::string& query) {
   std::map<std::string, std::string> out;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace kalah {
@@ -37,14 +38,32 @@ struct HttpResponse {
   std::string body;
 };
 
+// A request's client, as the work answering it sees it. While the answer is worked out a client
+// sends nothing (browsers do not pipeline), so its connection turning readable then means it
+// closed it (a page closed or reloaded, a fetch aborted): the server calls leave(), which runs
+// what the work registered (stopping its search). Thread-safe.
+class ClientLink {
+ public:
+  // `f` runs when the client leaves, at once if it has; until forget().
+  void on_leave(std::function<void()> f);
+  void forget();
+  void leave();
+
+ private:
+  std::mutex mutex_;
+  bool gone_ = false;
+  std::function<void()> on_leave_;
+};
+
 // What the server asks of its application, for a GET of `target` (path and query, as sent):
 // `route` runs on the I/O thread and must be quick: it answers at once (a page, an error), or
 // says which pool runs `work` for the answer.
 enum class Pool { kNone, kFast, kSearch };
 struct Routed {
   Pool pool = Pool::kNone;
-  HttpResponse now;                    // when pool is kNone
-  std::function<HttpResponse()> work;  // else; exceptions become 500 with their message
+  HttpResponse now;  // when pool is kNone
+  // Else; exceptions become 500 with their message.
+  std::function<HttpResponse(ClientLink& client)> work;
 };
 using Router = std::function<Routed(const std::string& target)>;
 

@@ -8,6 +8,7 @@
 
 #include "game/rules.h"
 #include "query/levels.h"
+#include "tools/server/http_server.h"
 
 namespace kalah {
 
@@ -28,7 +29,14 @@ struct ServeRequest {
   const Level* level = nullptr;  // a move's level (query/levels.h)
   std::string search_id;         // the client's name for its search: progress and cancel by it
   Clock::time_point arrival, deadline;
+  ClientLink* client = nullptr;  // its search stops when the client leaves
 };
+
+inline ServeRequest with(const ServeRequest& r, ClientLink& client) {
+  ServeRequest out = r;
+  out.client = &client;
+  return out;
+}
 
 // The query parameters position, pits, capture, end, remainder, budget_ms, value_only, search
 // and level (its time is the budget unless budget_ms is given), checked; throws

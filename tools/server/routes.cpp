@@ -78,16 +78,19 @@ Routed route(const std::string& target, Analyst& analyst) {
               {}};
     if (path == "/api/v1/move") {
       const bool search = analyst.needs_search(request);
-      return {search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search] {
+      return {search ? Pool::kSearch : Pool::kFast,
+              {},
+              [&analyst, request, search](ClientLink& client) {
                 if (search) run_in_background();
-                return HttpResponse{200, "application/json", analyst.move(request)};
+                return HttpResponse{200, "application/json", analyst.move(with(request, client))};
               }};
     }
     const bool search = analyst.needs_search(request) && !analyst.cached(request);
-    return {search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search] {
-              if (search) run_in_background();
-              return HttpResponse{200, "application/json", analyst.analyse(request)};
-            }};
+    return {
+        search ? Pool::kSearch : Pool::kFast, {}, [&analyst, request, search](ClientLink& client) {
+          if (search) run_in_background();
+          return HttpResponse{200, "application/json", analyst.analyse(with(request, client))};
+        }};
   } catch (const std::invalid_argument& e) {
     return {Pool::kNone, {400, "application/json", error_json(e.what())}, {}};
   }

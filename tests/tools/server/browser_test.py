@@ -258,6 +258,46 @@ class Board(BoardCase):
             position = next(m for m in self.moves(position)["moves"] if m["pit"] == pit)["absolute"]
         WebDriverWait(b, 10).until(lambda _: self.shown_position() == position)
 
+    def test_the_clock_stops_when_the_search_ends(self):
+        # Its request ends (here aborted; a budget running out ends it the same way): the time
+        # in the status stays where it was, however often the status is drawn again.
+        b = self.browser
+        b.get(self.url + "?position=6,6,6,6,6,6/6,6,6,6,6,6")
+        WebDriverWait(b, 10).until(lambda _: b.execute_script("return !!state.request"))
+        time.sleep(0.5)
+        b.execute_script("state.request.abort()")
+        WebDriverWait(b, 5).until(lambda _: b.execute_script("return state.request === null"))
+        clock = lambda: b.execute_script(  # the status's time
+            "showAnswer(); return document.getElementById('status').textContent"
+            ".match(/[0-9.]+ s$/)[0]")
+        first = clock()
+        time.sleep(1.2)
+        self.assertEqual(clock(), first)
+
+    def test_a_page_closed_mid_search_stops_its_search(self):
+        # A second tab analyses Kalah(6,6) (a 60 s search), then is closed: within 2 s the
+        # server's search has stopped and its CPU is idle (serve_load_test checks the same of a
+        # client that only closes its connection).
+        b = self.browser
+        b.get("about:blank")  # no search of an earlier test's page
+        home = b.current_window_handle
+        b.switch_to.new_window("tab")
+        b.get(self.url + "?position=6,6,6,6,6,6/6,6,6,6,6,6")
+        WebDriverWait(b, 10).until(lambda _: b.execute_script("return state.search"))
+        search = b.execute_script("return state.search")
+        progress = lambda: json.loads(urllib.request.urlopen(
+            f"{self.url}api/v1/progress?search={search}", timeout=10).read())
+        WebDriverWait(b, 10).until(lambda _: progress()["running"])
+        b.close()
+        closed = time.monotonic()
+        b.switch_to.window(home)
+        while progress()["running"] and time.monotonic() < closed + 10:
+            time.sleep(0.05)
+        self.assertLess(time.monotonic() - closed, 2)
+        before = self.cpu_seconds()
+        time.sleep(1)
+        self.assertLess(self.cpu_seconds() - before, 0.2, "the server still works")
+
 
 if __name__ == "__main__":
     unittest.main()

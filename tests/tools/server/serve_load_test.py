@@ -30,6 +30,12 @@ SANITIZED = os.environ.get("KALAH_SANITIZED") == "1"
 PROMPT_MS = 150 if SANITIZED else 50
 
 
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
@@ -249,6 +255,45 @@ class Fairness(unittest.TestCase):
         print(f"a 200 ms analysis beside 8 busy ones: {took * 1000:.0f} ms", file=sys.stderr)
         self.assertTrue(answer["interrupted"], answer)
         self.assertLess(took, 0.5 * (2 if SANITIZED else 1))
+
+    def test_a_search_stops_when_its_client_leaves(self):
+        # A page closed mid-search closes its connection: the search stops at once (before,
+        # it ran on until its budget: 45-50 s of a core for a board's 60 s analysis).
+        with tempfile.TemporaryDirectory() as db:
+            server = subprocess.Popen([EXE, "serve", "--db", db, "--port", "0", "--json",
+                                       "--max-budget-ms", "60000"],
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                url = json.loads(server.stdout.readline())["url"]
+                port = int(url.rsplit(":", 1)[1].strip("/"))
+
+                def running():
+                    with urllib.request.urlopen(f"{url}api/v1/progress?search=gone") as r:
+                        return json.loads(r.read()).get("running", True)
+
+                client = socket.create_connection(("127.0.0.1", port), timeout=10)
+                client.sendall(b"GET /api/v1/analyse?position=6,6,6,6,6,6/6,6,6,6,6,6"
+                               b"&search=gone&budget_ms=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
+                deadline = time.monotonic() + 10
+                while not running() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                self.assertTrue(running())
+                time.sleep(0.5)
+                client.close()
+                left = time.monotonic()
+                while running() and time.monotonic() < left + 10:
+                    time.sleep(0.02)
+                took = time.monotonic() - left
+                cpu = cpu_seconds(server.pid)
+                time.sleep(1.0)
+                cpu = cpu_seconds(server.pid) - cpu
+            finally:
+                server.kill()
+                server.wait()
+        print(f"a search whose client left: stopped in {took * 1000:.0f} ms, then "
+              f"{cpu:.2f} s of CPU in a second", file=sys.stderr)
+        self.assertLess(took, 1.0)
+        self.assertLess(cpu, 0.1)
 
     def tabs(self, url):
         def get(path):
