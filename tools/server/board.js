@@ -174,6 +174,7 @@ function show() {
   saveUrl();
   drawBoard();
   showAnswer();
+  knownValue();
   showHistory();
   showReview();
   $("position-text").value = current();

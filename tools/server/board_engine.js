@@ -79,7 +79,9 @@ function showEngine() {
   toggle.textContent = engineRunning() ? "stop" : "go on";
   toggle.title = engineRunning() ? "stop the server's search of this position"
                                  : `search this position ${kAnalysisMs / 1000} s more`;
-  $("engine-depth").textContent = e ? (e.exact ? "exact" : `depth ${e.depth}`) : "";
+  const known = state.value && `value ${signed(state.value.value)} (exact)`;  // lines: estimates
+  $("engine-depth").textContent = [known, e && (e.exact ? "exact" : `depth ${e.depth}`)]
+    .filter(Boolean).join(" · ");
   if (exact || !e) return;
   const lines = e.moves && e.moves.length
     ? [...e.moves].sort((x, y) => y.value - x.value || x.pit - y.pit).slice(0, kEngineLines)

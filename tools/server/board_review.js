@@ -9,7 +9,16 @@ function noteValue(position, value, exact) {
   const known = values.get(valueKey(position));
   if (known && known.exact) return;
   values.set(valueKey(position), { value, exact });
+  if (exact && valueKey(position) === valueKey(current())) knownValue();
   showReview();
+}
+// The position shown takes its exact value from the values known (its parent's table, the
+// book's), before its own search proves it: the bar, the status and the engine show it.
+function knownValue() {
+  const v = values.get(valueKey(current()));
+  if (state.value || !v || !v.exact) return;
+  state.value = { value: v.value, result: resultWord(v.value) };
+  showAnswer();
 }
 // An exact answer's value, and its moves' if it has them (an analysis, or a value answered from
 // the book): each is its child's, for the child's mover, so the review marks a turn from its

@@ -72,6 +72,21 @@ class Book(BoardCase):
         self.assertIn("South: 0 of 1 turns gave nothing away",
                       self.browser.find_element(By.ID, "accuracy").text)
 
+    def test_a_value_from_the_parents_table_is_shown_as_exact(self):
+        # After S:1 the start's table gives the position's value: the bar, the status and the
+        # engine show it exactly within 1 s (before: "South ≈-8", "value in [+4, +48] ·
+        # estimate +8" while its own search ran).
+        south = {m["pit"]: m["value"] for m in self.api(KALAH_6_4)["moves"]}[1]
+        signed = lambda v: f"+{v}" if v > 0 else str(v)
+        self.browser.get(self.url + "?moves=S:1")
+        text = lambda id: self.browser.find_element(By.ID, id).text
+        WebDriverWait(self.browser, 1).until(
+            lambda _: text("eval-text") == f"South {signed(south)}")
+        self.assertIn(f"value {signed(-south)}", text("status"))
+        self.assertNotIn("estimate", text("status"))
+        self.assertIn(f"value {signed(-south)} (exact)",
+                      self.script("return document.getElementById('engine-depth').textContent"))
+
     def test_bounds_that_meet_are_a_value(self):
         # Beyond the database (Kalah(6,6)) while its search runs, the bounds it has proven, set
         # in the page and drawn in the same script (the next progress would redraw them): the
