@@ -216,7 +216,8 @@ void bind_functions(py::module_& m) {
       "analyse",
       [](const AnyPosition& position, int pits, const Rule& capture, const Rule& end,
          const Rule& remainder, const py::object& db, int threads, bool value_only,
-         const std::optional<double>& timeout, bool pie, const py::object& progress) {
+         const std::optional<double>& timeout, bool pie, const py::object& progress,
+         const py::object& stop) {
         // A Position carries its rules: an argument may repeat them, never change them.
         const auto* p = std::get_if<api::Position>(&position);
         const api::Database* given = given_database(db);
@@ -227,16 +228,17 @@ void bind_functions(py::module_& m) {
         // The default database is of the position's pit count.
         const api::Database* d = given ? given : database(db, api::Position::parse(t, r).rules());
         return interruptible(
-            [&](const std::atomic<bool>* stop, const ProgressSink& sink) {
-              return api::analyse(r, t, d, stop,
+            [&](const std::atomic<bool>* halt, const ProgressSink& sink) {
+              return api::analyse(r, t, d, halt,
                                   options(threads, question(value_only, pie), timeout, sink));
             },
-            progress);
+            progress, stop);
       },
       py::arg("position"), py::kw_only(), py::arg("pits") = 0, py::arg("capture") = py::none(),
       py::arg("end") = py::none(), py::arg("remainder") = py::none(),
       py::arg("db") = py::str("default"), py::arg("threads") = 0, py::arg("value_only") = false,
-      py::arg("timeout") = py::none(), py::arg("pie") = false, py::arg("progress") = py::none());
+      py::arg("timeout") = py::none(), py::arg("pie") = false, py::arg("progress") = py::none(),
+      py::arg("stop") = py::none());
 }
 
 void bind_fair(py::module_& m) {

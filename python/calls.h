@@ -50,9 +50,12 @@ api::Options options(int threads, api::Question ask, const std::optional<double>
 // sees a signal when its own thread asks). Progress reports (the latest one) go to
 // `on_progress` from this thread too, as dicts, and the last one again (its `seconds` brought
 // up to date) when 0.5 s pass without a new one, so that a callback can drive a heartbeat; an
-// exception it raises stops the work and is raised. Returns the answer's dict.
+// exception it raises stops the work and is raised. `stop_event` (a threading.Event, or None),
+// once set, stops the work as a timeout does: the answer holds what was proven. Returns the
+// answer's dict.
 template <class Work>
-py::object interruptible(const Work& work, const py::object& on_progress) {
+py::object interruptible(const Work& work, const py::object& on_progress,
+                         const py::object& stop_event = py::none()) {
   std::atomic<bool> stop{false};
   std::mutex mutex;
   std::optional<std::string> pending;  // the latest report's JSON, under mutex
@@ -84,6 +87,14 @@ py::object interruptible(const Work& work, const py::object& on_progress) {
       } release_again{released};
       if (PyErr_CheckSignals() != 0) {
         interrupted = true;
+        stop = true;
+        break;
+      }
+      try {
+        if (!stop && !stop_event.is_none() && stop_event.attr("is_set")().cast<bool>())
+          stop = true;  // the work ends with its bounds, answered below
+      } catch (py::error_already_set& e) {
+        failed.emplace(std::move(e));
         stop = true;
         break;
       }

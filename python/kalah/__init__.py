@@ -30,6 +30,7 @@ KeyboardInterrupt. Every function releases the GIL while it works.
 from __future__ import annotations
 
 import os as _os
+import threading as _threading
 from typing import (Callable as _Callable, List as _List, Literal as _Literal,
                     Dict as _Dict, Optional as _Optional, TypedDict as _TypedDict,
                     Union as _Union)
@@ -40,12 +41,13 @@ except ImportError:  # Python < 3.11
     from typing_extensions import Required as _Required
 
 from . import _kalah
+from ._analysis import Analysis
 from ._game import Game
 from ._kalah import Database, Position, __version__
 
-__all__ = ["Answer", "Capture", "Database", "DatabaseArgument", "End", "Estimate", "Game", "Move",
+__all__ = ["Analysis", "Answer", "Capture", "Database", "DatabaseArgument", "End", "Estimate", "Game", "Move",
            "Opening", "Position", "Progress", "ProgressCallback", "Remainder", "Rules",
-           "FairAnswer", "__version__", "analyse", "fair", "solve"]
+           "FairAnswer", "__version__", "analyse", "analysis", "fair", "solve"]
 
 
 def __dir__() -> "_List[str]":
@@ -189,12 +191,14 @@ def analyse(position: _Union[str, Position], *, pits: int = 0, capture: _Optiona
             end: _Optional[End] = None, remainder: _Optional[Remainder] = None,
             db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
             timeout: _Optional[float] = None, pie: bool = False,
-            progress: _Optional[ProgressCallback] = None) -> Answer:
+            progress: _Optional[ProgressCallback] = None,
+            stop: _Optional[_threading.Event] = None) -> Answer:
     """Every move's value and a best line of any position: from ``db`` when it holds the
     position, else by a search (ending at ``db``). A Position brings its rules (arguments that
     contradict them raise ValueError); for text the rules not given are ``db``'s, else the command
     line's; rules that contradict ``db`` raise ValueError. pits = 0: as many as the position has.
-    The other arguments as for solve().
+    stop: an Event that, once set (from any thread), ends the search as a timeout does. The
+    other arguments as for solve().
 
     >>> analyse("2,0,1/0,1,1/3,4", capture="empty")["value"]
     0
@@ -203,7 +207,27 @@ def analyse(position: _Union[str, Position], *, pits: int = 0, capture: _Optiona
     """
     return _kalah.analyse(
         position, pits=pits, capture=capture, end=end, remainder=remainder, db=db,
-        threads=threads, value_only=value_only, timeout=timeout, pie=pie, progress=progress)
+        threads=threads, value_only=value_only, timeout=timeout, pie=pie, progress=progress,
+        stop=stop)
+
+
+def analysis(position: _Union[str, Position], *, pits: int = 0,
+             capture: _Optional[Capture] = None, end: _Optional[End] = None,
+             remainder: _Optional[Remainder] = None, db: DatabaseArgument = "default",
+             threads: int = 0, value_only: bool = False, timeout: _Optional[float] = None,
+             pie: bool = False) -> Analysis:
+    """analyse() on a thread of its own, read as it improves; the arguments are analyse()'s.
+
+    >>> with analysis(Position.start(pits=6, seeds=6), db=None, threads=1) as a:
+    ...     for info in a:
+    ...         if info.get("estimate", {}).get("depth", 0) >= 4:
+    ...             a.stop()
+    >>> a.wait()["stopped"]
+    'stop'
+    """
+    return Analysis(position, dict(
+        pits=pits, capture=capture, end=end, remainder=remainder, db=db, threads=threads,
+        value_only=value_only, timeout=timeout, pie=pie))
 
 
 class FairAnswer(_TypedDict, total=False):

@@ -1,4 +1,5 @@
 # Types of the C++ extension (python/_kalah.cpp); what users call is documented in __init__.py.
+import threading
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import (Answer, Capture, DatabaseArgument, End, ProgressCallback, Remainder, Rules)
@@ -65,7 +66,8 @@ def analyse(position: Union[Position, str], *, pits: int = 0,
             remainder: Optional[Remainder] = None,
             db: DatabaseArgument = "default", threads: int = 0, value_only: bool = False,
             timeout: Optional[float] = None, pie: bool = False,
-            progress: Optional[ProgressCallback] = None) -> Answer: ...
+            progress: Optional[ProgressCallback] = None,
+            stop: Optional[threading.Event] = None) -> Answer: ...
 def fair(*, seeds: int, pits: int = 0, moved: int = 2, capture: Optional[Capture] = None,
          end: Optional[End] = None, remainder: Optional[Remainder] = None,
          db: DatabaseArgument = "default", threads: int = 0, exact: bool = False,
