@@ -93,19 +93,13 @@ py::object interruptible(const Work& work, const py::object& on_progress,
       try {
         if (!stop && !stop_event.is_none() && stop_event.attr("is_set")().cast<bool>())
           stop = true;  // the work ends with its bounds, answered below
-      } catch (py::error_already_set& e) {
-        failed.emplace(std::move(e));
-        stop = true;
-        break;
-      }
-      std::optional<std::string> report;
-      {
-        std::lock_guard lock(mutex);
-        report.swap(pending);
-      }
-      const auto now = std::chrono::steady_clock::now();
-      if (!report && (!last || now - told < std::chrono::milliseconds(500))) continue;
-      try {
+        std::optional<std::string> report;
+        {
+          std::lock_guard lock(mutex);
+          report.swap(pending);
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (!report && (!last || now - told < std::chrono::milliseconds(500))) continue;
         if (report) {
           last = py::module_::import("json").attr("loads")(*report);
         } else {  // a heartbeat: the last report, up to date in time
@@ -132,11 +126,7 @@ py::object interruptible(const Work& work, const py::object& on_progress,
     throw;
   }
   PyEval_RestoreThread(released);
-  if (interrupted || failed) {
-    try {
-      task.get();  // the bounds proven until the stop: Python's rule is to raise
-    } catch (const std::exception&) {
-    }
+  if (interrupted || failed) {  // the answer (the bounds proven until the stop) is dropped
     if (failed) throw std::move(*failed);
     throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
   }

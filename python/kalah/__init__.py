@@ -45,7 +45,8 @@ from ._analysis import Analysis
 from ._game import Game
 from ._kalah import Database, Position, __version__
 
-__all__ = ["Analysis", "Answer", "Capture", "Database", "DatabaseArgument", "End", "Estimate", "Game", "Move",
+__all__ = ["Analysis", "Answer", "Capture", "Database", "DatabaseArgument", "End", "Estimate",
+           "Game", "Move",
            "Opening", "Position", "Progress", "ProgressCallback", "Remainder", "Rules",
            "FairAnswer", "__version__", "analyse", "analysis", "fair", "solve"]
 
