@@ -41,13 +41,13 @@ Position.from_string(text, pits=0, ...): either notation; pits = 0 takes them fr
 
 >>> p = Position.start(pits=3, seeds=2)
 >>> p.notation, p.to_move, p.legal_moves
-('2,2,2/2,2,2/0,0', 'S', [1, 2, 3])
+('2,2,2/2,2,2/0,0', 'South', [1, 2, 3])
 >>> q = p.play(2)                 # the last seed in the store: South moves again
 >>> q.to_move, q.stores, q.south, q.legal_moves
-('S', (1, 0), (2, 0, 3), [1, 3])
+('South', (1, 0), (2, 0, 3), [1, 3])
 >>> r = q.play(3)
 >>> r.to_move, r.stores, r.north, r.absolute
-('N', (2, 0), (3, 3, 2), '2,0,0,2,3,3,2,0,N')
+('North', (2, 0), (3, 3, 2), '2,0,0,2,3,3,2,0,N')
 >>> print(r)
      3  2  1
      2  3  3     North to move
@@ -154,8 +154,9 @@ void bind_position(py::module_& m) {
           "rules", [](const api::Position& p) { return rules_dict(p.rules()); },
           "The rule variant: {'capture': ..., 'end': ..., 'remainder': ...}.")
       .def_property_readonly(
-          "to_move", [](const api::Position& p) { return std::string(1, p.mover()); },
-          "'S' or 'N': the player to move.")
+          "to_move",
+          [](const api::Position& p) { return p.mover() == 'S' ? "South" : "North"; },
+          "'South' or 'North': the player to move (as the JSON's to_move).")
       .def_property_readonly(
           "stores",
           [](const api::Position& p) {

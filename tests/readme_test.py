@@ -114,7 +114,7 @@ class Readme(unittest.TestCase):
         self.assertRegex(lines[1], r"^-?\d+$")
         self.assertIn("'position'", lines[2])
         self.assertIn("North to move", "\n".join(lines[3:8]))  # print(q): the board
-        self.assertRegex(lines[8], r"^\((\d+, )+\d+\) \((\d+, )+\d+\) \(\d+, \d+\) N False$")
+        self.assertRegex(lines[8], r"^\((\d+, )+\d+\) \((\d+, )+\d+\) \(\d+, \d+\) North False$")
 
     def test_3_setup_commands_exist(self):
         for script in re.findall(r"^    bash (scripts/\S+)", self.readme, re.M):

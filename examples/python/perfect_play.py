@@ -39,7 +39,7 @@ def main() -> None:
         pit = best_pit(position, db)
         print(f"{position.to_move} plays {pit}")
         position = position.play(pit)
-    south = position.score if position.to_move == "S" else -position.score
+    south = position.score if position.to_move == "South" else -position.score
     print(f"final margin for South: {south:+d}")
     assert south == value
 

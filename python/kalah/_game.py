@@ -28,14 +28,13 @@ def _board(p: Position) -> str:
     stores at each player's right: North's at the left, South's at the right."""
     m, south, north = p.pits, _south(p), _north(p)
     stores = p.stores
-    mover = "South" if p.to_move == "S" else "North"
-    label = "" if p.is_over else f"     {mover} to move"
+    label = "" if p.is_over else f"     {p.to_move} to move"
     cells = lambda values: "   " + "".join(f"{v:3d}" for v in values)
     return "\n".join([
         cells(range(m, 0, -1)),
-        cells(reversed(north)) + (label if mover == "North" else ""),
+        cells(reversed(north)) + (label if p.to_move == "North" else ""),
         f"{stores[1]:3d}" + " " * (3 * m) + f"{stores[0]:3d}",
-        cells(south) + (label if mover == "South" else ""),
+        cells(south) + (label if p.to_move == "South" else ""),
         cells(range(1, m + 1)),
     ])
 
@@ -57,7 +56,7 @@ class Game:
     Game.from_record('S:2-3 N:1', Position.from_string('2,2,2,0,2,2,2,0,S', capture='standard',
                                                        end='immediate', remainder='owner'))
     >>> str(g), g.position.to_move, len(g.positions)    # N:1 ends in North's store
-    ('S:2-3 N:1', 'N', 4)
+    ('S:2-3 N:1', 'North', 4)
     >>> Game.from_record("S:2-3 N:1", g.start) == g
     True
     >>> g.undo(), str(g)
@@ -75,15 +74,17 @@ class Game:
         """Replays a record (``"S:3-6 N:2"``) from `start`; ValueError naming the first turn
         that cannot be played, and why."""
         game = cls(start)
-        for turn in record.split():
+        for i, turn in enumerate(record.split(), 1):
             match = _TURN.match(turn)
             if not match:
                 raise ValueError(f"{turn!r} is not a turn like S:3-6")
+            side = "South" if match.group(1) == "S" else "North"
             for pit in map(int, match.group(2).split("-")):
-                if game.position.to_move != match.group(1):
-                    raise ValueError(f"{turn}: it is {game.position.to_move}'s turn")
+                where = f"game record, turn {i} ({turn}), pit {pit}"  # the command line's words
+                if game.position.to_move != side:
+                    raise ValueError(f"{where}: {game.position.to_move} is to move, not {side}")
                 if pit not in game.position.legal_moves:
-                    raise ValueError(f"{turn}: pit {pit} cannot be played in "
+                    raise ValueError(f"{where}: it cannot be played in "
                                      f"{game.position.notation}")
                 game.play(pit)
         return game
@@ -110,10 +111,10 @@ class Game:
         """Each turn: the side ('S' or 'N') and its pits, extra turns included."""
         side, pits = "", []
         for position, pit in zip(self.positions, self.pits_played):
-            if position.to_move != side and pits:
+            if position.to_move[0] != side and pits:
                 yield side, pits
                 pits = []
-            side = position.to_move
+            side = position.to_move[0]
             pits.append(pit)
         if pits:
             yield side, pits

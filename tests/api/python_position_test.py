@@ -42,7 +42,7 @@ class Positions(unittest.TestCase):
                     self.assertEqual((p.south, p.stores[0], p.north, p.stores[1]),
                                      (tuple(bins[:pits]), bins[pits], tuple(bins[pits + 1:-1]),
                                       bins[-1]))
-                    self.assertEqual(p.to_move, expected["to_move"][0])
+                    self.assertEqual(p.to_move, expected["to_move"])
                     self.assertEqual(p.legal_moves, [m["pit"] for m in expected["moves"]])
                     for m in expected["moves"]:
                         self.assertEqual(p.play(m["pit"]).notation, m["position"])
@@ -62,6 +62,16 @@ class Positions(unittest.TestCase):
                 self.assertEqual(kalah.Game.from_record(game.record(), game.start), game)
                 with self.assertRaisesRegex(ValueError, "the game is over"):
                     p.play(1)
+
+    def test_a_turn_of_the_wrong_side_is_refused_as_the_command_line_does(self):
+        start = kalah.Position.start(pits=4, seeds=3)
+        error = subprocess.run([EXE, "solve", "--no-db", "--position", start.absolute,
+                                "--moves", "S:1 S:2"], capture_output=True, text=True).stderr
+        with self.assertRaises(ValueError) as raised:
+            kalah.Game.from_record("S:1 S:2", start)
+        self.assertEqual(str(raised.exception), "game record, turn 2 (S:2), pit 2: North is to "
+                                                 "move, not South")
+        self.assertIn(str(raised.exception), error)
 
 
 if __name__ == "__main__":
