@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -65,8 +66,10 @@ class Reader {
   std::istringstream in_;
 };
 
+// On a terminal the line starts by erasing the one there: a progress line drawn in place
+// (tools/cli/progress_line.h) would run into it.
 void to_stderr(const std::string& line) {
-  std::fprintf(stderr, "kalah: %s\n", line.c_str());
+  std::fprintf(stderr, "%skalah: %s\n", isatty(fileno(stderr)) ? "\r\033[K" : "", line.c_str());
 }
 
 }  // namespace

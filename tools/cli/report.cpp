@@ -2,6 +2,7 @@
 #include "tools/cli/report.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -146,15 +147,19 @@ std::string long_search_warning(const Query& q, int threads) {
   const double hours = nodes / (kNodesPerThreadSecond * threads) / 3600;
   if (hours < 1) return "";
   char text[640], time[64];
-  if (hours < 1e4)
-    std::snprintf(time, sizeof time, "about %.2g hours", hours);
-  else
+  if (hours < 1e4) {  // two figures, never in e-notation: "about 230 hours (10 days)"
+    const int decimals = hours < 10 ? 1 : 0;
+    const double unit = hours < 10 ? 0.1 : std::pow(10.0, std::floor(std::log10(hours)) - 1);
+    const double shown = std::round(hours / unit) * unit;
+    const int n = std::snprintf(time, sizeof time, "about %.*f hours", decimals, shown);
+    if (hours >= 48) std::snprintf(time + n, sizeof time - n, " (%.0f days)", hours / 24);
+  } else
     std::snprintf(time, sizeof time, "far more than 10,000 hours");
   const int above = seeds(q.position.board) - (q.db ? q.db->max_seeds() : 0);
   std::snprintf(
       text, sizeof text,
       "this search will likely take over an hour: the position is %d seeds above %s, and "
-      "searches like it take %s at %.2g nodes/s on %d thread%s (a model of measured "
+      "searches like it take %s at %.2g million nodes/s on %d thread%s (a model of measured "
       "searches: docs/design.md section 7). "
       "What helps: a database with more layers (kalah build --max-seeds N; docs/costs.md lists "
       "their costs)%s, and --checkpoint DIR, so that a stop loses nothing. Ctrl-C prints the "
@@ -162,7 +167,7 @@ std::string long_search_warning(const Query& q, int threads) {
       above,
       q.db ? ("the database's " + std::to_string(q.db->max_seeds()) + " layers").c_str()
            : "any database (there is none)",
-      time, kNodesPerThreadSecond * threads, threads, threads == 1 ? "" : "s",
+      time, kNodesPerThreadSecond * threads / 1e6, threads, threads == 1 ? "" : "s",
       q.ask == Ask::kAnalysis ? ", --value-only (about 5 times less work)" : "");
   return text;
 }

@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -34,6 +35,8 @@ class Progress(unittest.TestCase):
         self.assertEqual(code, 130, err)
         lines = err.splitlines()
         self.assertIn("will likely take over an hour", lines[0])
+        self.assertRegex(lines[0], r"take (about \d+ hours \(\d+ days\)|far more than 10,000 "
+                                   r"hours) at \d+ million nodes/s on 1 thread ")
         self.assertIn("--value-only", lines[0])
         progress = [l for l in lines[1:] if re.match(r"\s*\d+\.\d s", l)]
         self.assertGreaterEqual(len(progress), 2, err)
@@ -80,24 +83,8 @@ class Progress(unittest.TestCase):
                             for m in answer["estimate"]["moves"]), answer)
 
     def test_a_terminal_gets_one_line_rewritten_in_place(self):
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(EXE, SOLVE)
-        output, start, sent = b"", time.monotonic(), False
-        while True:
-            if not sent and time.monotonic() - start > 2.5:
-                os.kill(pid, signal.SIGINT)
-                sent = True
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            output += chunk
-        _, status = os.waitpid(pid, 0)
-        self.assertEqual(os.waitstatus_to_exitcode(status), 130)
-        text = output.decode()
+        code, text = on_terminal(SOLVE, interrupt_after=2.5)
+        self.assertEqual(code, 130)
         # Updates overwrite each other: a carriage return, the text, erase to the end of the line
         # (a terminal's newlines are "\r\n" too: those do not count).
         updates = re.findall(r"\r([^\r\n]+)\x1b\[K", text)
@@ -106,6 +93,38 @@ class Progress(unittest.TestCase):
         self.assertIn("the value for South lies in", text)
         self.assertRegex(text, r"expected line \(not proven\): S:\d")
 
+    def test_a_note_erases_the_progress_line_first(self):
+        # The answer store's first note came right after the progress line, on it: "...6 of 6
+        # moves valuedkalah: answers are kept in ...".
+        with tempfile.TemporaryDirectory() as db:
+            subprocess.run([EXE, "build", "--db", db, "--pits", "5", "--max-seeds", "8"],
+                           check=True, capture_output=True)
+            code, text = on_terminal([EXE, "solve", "--pits", "5", "--seeds", "3", "--db", db],
+                                     env={**os.environ, "KALAH_STORE": "on"})
+        self.assertEqual(code, 0, text)
+        self.assertIn("\r\x1b[Kkalah: answers are kept in", text)
+
+
+def on_terminal(args, interrupt_after=None, env=None):
+    """Runs args on a pseudo-terminal (Ctrl-C after `interrupt_after` seconds): (exit code,
+    everything it wrote)."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(args[0], args, env or os.environ)
+    output, start, sent = b"", time.monotonic(), False
+    while True:
+        if not sent and interrupt_after and time.monotonic() - start > interrupt_after:
+            os.kill(pid, signal.SIGINT)
+            sent = True
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), output.decode()
 
 if __name__ == "__main__":
     unittest.main()
