@@ -183,13 +183,15 @@ int run_and_print(const SolveOptions& o, const Game& game, Query& q,
       std::cout << "database: " << database.dir << ", layers 1.." << q.db->max_seeds() << "\n";
     std::cout.flush();
   }
-  if (const std::string warning = long_search_warning(q, thread_count(o.threads));
-      !warning.empty() && o.seconds == 0 && !(q.store && q.store->find(q.position)))
-    std::cerr << "kalah solve: " << warning << std::endl;
+  const std::string warning = long_search_warning(q, thread_count(o.threads));
+  const bool warned = !warning.empty() && o.seconds == 0 && !(q.store && q.store->find(q.position));
+  if (warned) std::cerr << "kalah solve: " << warning << std::endl;
   SolveProgress progress(q, o.progress, o.json, q.transport != nullptr);
   q.progress = [&](const QueryProgress& p) { progress(p); };
-  // An estimate while it searches, where it is shown.
-  q.estimate = (o.progress || o.seconds > 0 || isatty(STDERR_FILENO)) && q.transport == nullptr;
+  // An estimate while it searches, where it is shown: on the terminal, or at a stop (the
+  // warning promises it to a long search's Ctrl-C wherever its output goes).
+  q.estimate =
+      (o.progress || o.seconds > 0 || warned || isatty(STDERR_FILENO)) && q.transport == nullptr;
   const Outcome out = run(q);
   progress.clear();
   if (o.json)

@@ -47,6 +47,14 @@ class Progress(unittest.TestCase):
         self.assertRegex(out, r"estimate: [+-]?\d+ \(a heuristic search \d+ plies deep, "
                               r"best pit \d\)")
 
+    def test_ctrl_c_gives_the_estimate_wherever_the_output_goes(self):
+        # Pipes, no --progress: the warning's promise of the bounds and the estimate is kept.
+        code, out, err = interrupted(SOLVE)
+        self.assertEqual(code, 130, err)
+        self.assertIn("Ctrl-C prints the bounds and the estimate so far", err)
+        self.assertRegex(out, r"the value for South lies in")
+        self.assertRegex(out, r"estimate: [+-]?\d+ \(a heuristic search \d+ plies deep")
+
     def test_progress_json_lines(self):
         code, out, err = interrupted(SOLVE + ["--progress", "--json"])
         self.assertEqual(code, 130, err)
