@@ -10,6 +10,7 @@
 #include "db/decoded_layer.h"
 #include "query/json_parts.h"
 #include "store/answer_store.h"
+#include "tools/cli/progress_line.h"
 #include "tools/cli/variants.h"
 
 namespace kalah {
@@ -125,7 +126,13 @@ VariantInfo read_variant(const std::string& dir, const VariantFiles& v) {
   VariantInfo info;
   info.rules = v.rules;
   info.seeds = v.layers;
-  for (int s : v.layers) info.layers.push_back(read_layer(dir, v.rules, s));
+  ProgressLine line;  // every value is read: seconds for a big database
+  for (int s : v.layers) {
+    line.show(variant_name(v.rules) + ": reading layer " + std::to_string(s) + " of " +
+              std::to_string(v.layers.back()) + "...");
+    info.layers.push_back(read_layer(dir, v.rules, s));
+  }
+  line.clear();
   for (int s = 1; s <= v.layers.back(); ++s)
     if (!std::binary_search(v.layers.begin(), v.layers.end(), s)) info.missing.push_back(s);
   for (const LayerInfo& l : info.layers) {

@@ -109,8 +109,13 @@ class Progress(unittest.TestCase):
                            check=True, capture_output=True)
             code, text = on_terminal([EXE, "solve", "--pits", "5", "--seeds", "3", "--db", db],
                                      env={**os.environ, "KALAH_STORE": "on"})
-        self.assertEqual(code, 0, text)
-        self.assertIn("\r\x1b[Kkalah: answers are kept in", text)
+            self.assertEqual(code, 0, text)
+            self.assertIn("\r\x1b[Kkalah: answers are kept in", text)
+            # info reads every value: it says which layer it is at (it said nothing for 8 s).
+            code, text = on_terminal([EXE, "info", "--db", db])
+            self.assertEqual(code, 0, text)
+            self.assertRegex(text, r"\rkalah-m5-standard-immediate-owner: reading layer \d of "
+                                   r"8\.\.\.\x1b\[K")
 
 
 def on_terminal(args, interrupt_after=None, env=None):
