@@ -1,10 +1,12 @@
 // report.cpp: the text form of an answer (the JSON form is query/outcome_json.cpp).
 #include "tools/cli/report.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 
 #include "base/units.h"
 #include "game/notation.h"
@@ -32,6 +34,14 @@ void print_counts(std::ostream& out, const Outcome& o) {
         << o.nodes + o.earlier_nodes << " in all\n";
 }
 
+// Moves by value, best first, then by pit: the board's order.
+template <class Move>
+std::vector<Move> best_first(std::vector<Move> moves) {
+  std::stable_sort(moves.begin(), moves.end(),
+                   [](const Move& a, const Move& b) { return a.value > b.value; });
+  return moves;
+}
+
 void print_analysis(std::ostream& out, const Outcome& o) {
   const Analysis& a = *o.analysis;
   const char* mover = side_name(o.position.mover);
@@ -40,8 +50,8 @@ void print_analysis(std::ostream& out, const Outcome& o) {
   if (a.finished) out << "; the game is over";
   out << "\n";
   if (!a.moves.empty()) {
-    out << "moves (final margin for " << mover << "):\n";
-    for (const auto& mv : a.moves) {
+    out << "moves, best first as on the board (final margin for " << mover << "):\n";
+    for (const auto& mv : best_first(a.moves)) {
       char row[96];
       std::snprintf(row, sizeof row, "  pit %d  %4s  %-5s %s\n", mv.pit + 1,
                     signed_number(mv.value).c_str(), result_word(mv.value),
@@ -101,6 +111,12 @@ void print_stopped(std::ostream& out, const Outcome& o) {
         << (o.estimate->pit >= 0 ? std::to_string(o.estimate->pit + 1) : "") << ")\n";
     if (!o.estimate->line.empty())
       out << "expected line (not proven):" << line_text(o.estimate->line, o.position.mover) << "\n";
+    if (o.estimate->moves.size() > 1) {  // every move's, as the JSON has them
+      out << "estimated moves, best first (not proven):\n";
+      for (const MoveEstimate& mv : best_first(o.estimate->moves))
+        out << "  pit " << mv.pit + 1 << "  " << std::setw(4) << signed_number(mv.value) << " "
+            << line_text(mv.line, o.position.mover) << "\n";
+    }
   }
 }
 

@@ -90,6 +90,18 @@ class Progress(unittest.TestCase):
         self.assertTrue(all(m["line"][0][:2] == "S:" and first_pit(m["line"][0]) == str(m["pit"])
                             for m in answer["estimate"]["moves"]), answer)
 
+    def test_time_prints_every_moves_line_best_first(self):
+        # The text, as the JSON: every move's estimate and line (only the best's was printed),
+        # best first as the board lists them.
+        run = subprocess.run(SOLVE + ["--time", "1"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        rows = re.findall(r"^  pit (\d) +([+-]?\d+) +S:(\d)", run.stdout.split(
+            "estimated moves, best first (not proven):\n")[1], re.M)
+        self.assertEqual(sorted(int(pit) for pit, _, _ in rows), [1, 2, 3, 4, 5, 6], run.stdout)
+        self.assertTrue(all(pit == first for pit, _, first in rows), rows)
+        values = [int(v) for _, v, _ in rows]
+        self.assertEqual(values, sorted(values, reverse=True))
+
     def test_a_terminal_gets_one_line_rewritten_in_place(self):
         code, text = on_terminal(SOLVE, interrupt_after=2.5)
         self.assertEqual(code, 130)
