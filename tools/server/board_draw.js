@@ -120,6 +120,7 @@ function showAnswer() {
   $("moves").innerHTML = "";
   $("line").innerHTML = "";
   $("source").textContent = "";
+  $("line-panel").hidden = true;  // until there is a proven line to show
   if (finished()) { $("status").textContent = gameOver(); return; }
   if (a && a.error) { $("status").textContent = "error: " + a.error; return; }
   if (!a || a.interrupted) return showSearching();
@@ -140,6 +141,7 @@ function showAnswer() {
     li.title = "play the line to here";
     $("line").appendChild(li);
   }
+  $("line-panel").hidden = !a.best_line.length;
   $("source").textContent = `from the ${a.source}${a.cached ? " (cached)" : ""}: ` +
     `${a.nodes} ${a.source === "database" ? "look-up" : "node"}${a.nodes === 1 ? "" : "s"}, ` +
     `${a.seconds.toFixed(3)} s`;
@@ -150,16 +152,17 @@ function showHistory() {
   $("history").innerHTML = "";
   const nodes = line(), at = path().length - 1;
   let first = 1;
-  for (const t of turns(nodes)) {
+  turns(nodes).forEach((t, i) => {  // turns alternate sides: numbered in pairs
     const li = document.createElement("li");
     li.textContent = t.side + ":" + t.pits.join("-");
+    if (i % 2 === 0) li.dataset.number = `${i / 2 + 1}.`;
     li.dataset.end = t.end;
     if (at >= first && at <= t.end) li.className = "current";
     const target = nodes[t.end];
     li.onclick = () => goTo(target);
     $("history").appendChild(li);
     first = t.end + 1;
-  }
+  });
   const main = line(state.root), shownEnd = nodes[nodes.length - 1];
   const others = leaves().filter((l) => l !== main[main.length - 1]);
   $("variations").innerHTML = others.length ? "<span class=\"muted\">variations:</span>" : "";

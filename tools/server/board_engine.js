@@ -64,7 +64,7 @@ function drawEvalBar() {
   const s = positionSouthValue(), bar = $("eval-bar");
   const share = s ? 50 + 50 * Math.tanh(s.v / 14) : 50;
   $("eval-fill").style.width = share.toFixed(1) + "%";
-  $("eval-text").textContent = s ? `South ${s.exact ? "" : "≈"}${signed(s.v)}` : "";
+  $("eval-text").textContent = s ? `South ${s.exact ? "" : "≈"}${signed(s.v)}` : "South";
   bar.setAttribute("aria-valuenow", s ? s.v : 0);
   bar.setAttribute("aria-valuetext", s ? `${s.exact ? "" : "about "}${signed(s.v)} for South`
                                         : "not known yet");

@@ -83,6 +83,9 @@ class Board(BoardCase):
                                 if m["pit"] == pit)["absolute"]
         WebDriverWait(b, 10).until(lambda _: self.shown_position() == position)
         self.assertEqual(b.find_element(By.ID, "history").text.split(), ["S:3-6", "N:2"])
+        numbers = b.execute_script(  # in pairs, as lichess: "1. S:3-6 N:2"
+            "return [...document.querySelectorAll('#history li')].map(li => li.dataset.number)")
+        self.assertEqual(numbers, ["1.", None])
         self.assertIn("moves=S:3-6+N:2", b.current_url)
         b.get(self.url + "?moves=S:3-6+S:1")  # not South's turn after 3-6
         WebDriverWait(b, 10).until(
@@ -196,6 +199,7 @@ class Board(BoardCase):
         self.assertTrue(all(t.startswith("≈") for t in badges), badges)
         self.assertEqual(
             b.execute_script("return document.querySelectorAll('#moves li').length"), 6)
+        self.assertFalse(b.find_element(By.ID, "line-panel").is_displayed())  # nothing proven
         before = self.shown_position()
         best = b.execute_script("return state.estimate.best")
         self.click("#step")  # the estimate's best move, said not to be proven
@@ -224,7 +228,7 @@ class Board(BoardCase):
         self.assertEqual(depths, sorted(depths))
         self.assertTrue(b.execute_script("return state.estimate.line.length > 1"))
         bar = b.find_element(By.ID, "eval-bar")
-        self.assertRegex(bar.text, r"^South ≈[+-]?\d+$")
+        self.assertRegex(bar.text, r"^South ≈[+-]?\d+\nNorth$")  # both ends named
         self.assertRegex(bar.get_attribute("aria-valuetext"), r"^about [+-]?\d+ for South$")
         b.save_screenshot(SCREENSHOT.replace(".png", "-engine.png"))  # docs/board-engine.png
 
