@@ -3,7 +3,7 @@ the Python side of kalah's Position (python/_kalah.cpp)."""
 from __future__ import annotations
 
 import re as _re
-from typing import Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ._kalah import Position
 
@@ -44,6 +44,15 @@ setattr(Position, "north", property(_north))
 setattr(Position, "__str__", _board)
 
 _TURN = _re.compile(r"^([SN]):([1-9][0-9]*(?:-[1-9][0-9]*)*)$")
+_TOKEN = _re.compile(r"\{[^}]*\}|[^\s{}]+")  # a turn, or a {comment} after one
+_HEADERS = ("south", "north", "date", "result")  # a record file's, in its order
+_FIRST_LINE = ("# kalah game record: kalah serve's board imports it; the main line is "
+               "`kalah solve --position START --moves MOVES`")
+
+
+def _comment(text: str) -> str:
+    """A comment as a record holds it: one line, no braces (as the board cleans it)."""
+    return " ".join(_re.sub(r"[{}\r\n]+", " ", text).split())
 
 
 class Game:
@@ -68,13 +77,22 @@ class Game:
         self.start: Position = start if start is not None else Position.start()
         self.positions: List[Position] = [self.start]
         self.pits_played: List[int] = []
+        self.headers: Dict[str, str] = {}  # a record file's: south, north, date, result
+        self.comments: Dict[int, str] = {}  # each turn's, by the pits played when it ends
+        self.variations: List["Game"] = []  # other lines from the same start
 
     @classmethod
     def from_record(cls, record: str, start: Optional[Position] = None) -> "Game":
-        """Replays a record (``"S:3-6 N:2"``) from `start`; ValueError naming the first turn
-        that cannot be played, and why."""
+        """Replays a record (``"S:3-6 N:2"``, a ``{comment}`` after a turn kept in
+        `comments`) from `start`; ValueError naming the first turn that cannot be played, and
+        why."""
         game = cls(start)
-        for i, turn in enumerate(record.split(), 1):
+        i = 0
+        for turn in _TOKEN.findall(record):
+            if turn.startswith("{"):
+                game.comments[len(game.pits_played)] = _comment(turn[1:-1])
+                continue
+            i += 1
             match = _TURN.match(turn)
             if not match:
                 raise ValueError(f"{turn!r} is not a turn like S:3-6")
@@ -119,9 +137,69 @@ class Game:
         if pits:
             yield side, pits
 
-    def record(self) -> str:
-        """The command line's record: ``"S:3-6 N:2"``."""
-        return " ".join(f"{side}:" + "-".join(map(str, pits)) for side, pits in self.turns())
+    def record(self, comments: bool = False) -> str:
+        """The command line's record: ``"S:3-6 N:2"``; with `comments`, each turn's comment
+        after it, as the board writes them: ``"S:3-6 {a fine start} N:2"``."""
+        out, played = [], 0
+        for side, pits in self.turns():
+            played += len(pits)
+            out.append(f"{side}:" + "-".join(map(str, pits)))
+            if comments and self.comments.get(played):
+                out.append("{" + self.comments[played] + "}")
+        return " ".join(out)
+
+    @classmethod
+    def from_text(cls, text: str) -> "Game":
+        """A game record file as the analysis board exports and imports it (docs/board.md):
+        headers, rules, start, the main line (``moves:``) and each variation (``lines:``, whole
+        lines from the start, in `variations`), turns with their comments. ValueError names
+        a key it does not know or a turn that cannot be played.
+
+        >>> g = Game.from_text("date: 2026-12-07\\nmoves: S:3-6 {the book's} N:2\\n"
+        ...                    "lines: S:1 {a blunder}")
+        >>> g.headers, g.comments, g.variations[0].record(comments=True)
+        ({'date': '2026-12-07'}, {2: "the book's"}, 'S:1 {a blunder}')
+        >>> Game.from_text(g.text()).text() == g.text()
+        True
+        """
+        keys: Dict[str, str] = {}
+        headers: Dict[str, str] = {}
+        moves: List[str] = []
+        lines: List[str] = []
+        for raw in text.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            match = _re.match(r"^([a-z]+):\s*(.*)$", line)
+            key, value = (match.group(1), match.group(2)) if match else ("moves", line)
+            if key in _HEADERS:
+                headers[key] = value
+            elif key in ("moves", "lines"):
+                (moves if key == "moves" else lines).append(value)
+            elif key in ("capture", "end", "remainder", "start"):
+                keys[key] = value
+            else:
+                raise ValueError(f"'{key}' is not a key of a game record: {', '.join(_HEADERS)}, "
+                                 "capture, end, remainder, start, moves or lines")
+        rules: Dict[str, Any] = {k: keys[k] for k in ("capture", "end", "remainder") if k in keys}
+        start = (Position.from_string(keys["start"], **rules) if "start" in keys
+                 else Position.start(**rules))
+        game = cls.from_record(" ".join(moves), start)
+        game.headers = headers
+        game.variations = [cls.from_record(line, start) for line in lines]
+        return game
+
+    def text(self) -> str:
+        """The game as a record file, as the analysis board exports it (from_text reads it)."""
+        rules = self.start.rules
+        out = [_FIRST_LINE] + [f"{k}: {self.headers[k]}" for k in _HEADERS if k in self.headers]
+        out += [f"capture: {rules['capture']}", f"end: {rules['end']}",
+                f"remainder: {rules['remainder']}"]
+        out.append(f"start: {self.start.absolute}")
+        if self.pits_played:
+            out.append(f"moves: {self.record(comments=True)}")
+        out += [f"lines: {v.record(comments=True)}" for v in self.variations]
+        return "\n".join(out) + "\n"
 
     def __str__(self) -> str:
         return self.record()

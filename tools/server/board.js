@@ -25,6 +25,7 @@ const state = {
   stopped: null,    // when its search ended (stopped, or ended by itself): its clock stops
   thinking: null,   // { position, since, side, turn }: the computer's move being asked for
   sowing: null,     // { bins, lit }: the frame of a sowing being animated
+  headers: {},      // the game record's headers: south, north, date, result (board_review.js)
 };
 
 // "4,4,4,0,4,4,4,0,S" -> { m, bins, south }
@@ -121,8 +122,15 @@ function turns(nodes) {
   }
   return out;
 }
-function recordText(nodes) {
-  return turns(nodes).map((t) => t.side + ":" + t.pits.join("-")).join(" ");
+// A line's record, "S:3-6 N:2"; with `comments`, each turn's comment after it: "S:3-6 {good}".
+function recordText(nodes, comments = false) {
+  return turns(nodes).map((t) => t.side + ":" + t.pits.join("-") +
+    (comments && turnComment(nodes, t) ? ` {${turnComment(nodes, t)}}` : "")).join(" ");
+}
+// The comments of a turn's nodes (one, on its last, once read back from a record).
+function turnComment(nodes, t) {
+  return nodes.slice(t.end - t.pits.length + 1, t.end + 1).map((n) => n.comment)
+    .filter(Boolean).join(" ");
 }
 
 // --- the address ---
@@ -219,6 +227,8 @@ function newGame() {
     return;
   }
   state.root = state.node = node(start(m, n), null, null);
+  state.headers = {};
+  showHeaders();
   show();
 }
 

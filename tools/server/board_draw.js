@@ -156,6 +156,8 @@ function showHistory() {
     const li = document.createElement("li");
     li.textContent = t.side + ":" + t.pits.join("-");
     if (i % 2 === 0) li.dataset.number = `${i / 2 + 1}.`;
+    const comment = turnComment(nodes, t);
+    if (comment) li.dataset.comment = li.title = comment;
     li.dataset.end = t.end;
     if (at >= first && at <= t.end) li.className = "current";
     const target = nodes[t.end];
@@ -175,6 +177,7 @@ function showHistory() {
     $("variations").appendChild(a);
   }
   $("promote").hidden = shownEnd === main[main.length - 1];
+  if (document.activeElement !== $("comment")) $("comment").value = state.node.comment || "";
   $("start").disabled = $("undo").disabled = !state.node.parent;
   $("redo").disabled = $("end-of-line").disabled = !state.node.children.length;
 }

@@ -70,7 +70,8 @@ function showReview() {
       li.dataset.mark = r.mark[1];
       li.classList.add(r.mark[2]);
       li.title = `${li.textContent} ${r.mark[1]}, ${r.mark[2]}: gave away ` +
-        `${r.loss} seed${r.loss === 1 ? "" : "s"}`;
+        `${r.loss} seed${r.loss === 1 ? "" : "s"}` +
+        (li.dataset.comment ? ` (${li.dataset.comment})` : "");
       li.setAttribute("aria-label", li.title);
     }
   });
@@ -139,29 +140,42 @@ async function evaluateLine() {
 
 // The game as text: the rules, the start, the main line and each variation, the keys of the
 // address (docs/board.md); what import reads back (a bare record is the main line).
+// Headers first (Python's kalah.Game reads and writes the same text: docs/board.md).
+const HEADERS = ["south", "north", "date", "result"];
 function recordFile() {
-  const p = gameParams();
+  const p = gameParams(), h = { ...state.headers };
+  h.date = h.date || new Date().toISOString().slice(0, 10);
+  const main = line(state.root), end = main[main.length - 1];
+  if (!h.result && end === state.node && finished()) h.result = gameOver().replace("game over: ", "");
   const lines = ["# kalah game record: kalah serve's board imports it; the main line is " +
                  "`kalah solve --position START --moves MOVES`"];
+  for (const k of HEADERS) if (h[k]) lines.push(`${k}: ${h[k]}`);
   for (const k of ["capture", "end", "remainder"]) lines.push(`${k}: ${p[k]}`);
   lines.push(`start: ${p.start || p.position}`);
-  if (p.moves) lines.push(`moves: ${p.moves}`);
-  if (p.lines) for (const l of p.lines.split(";")) lines.push(`lines: ${l}`);
+  if (main.length > 1) lines.push(`moves: ${recordText(main, true)}`);
+  for (const l of leaves().filter((n) => n !== end)) lines.push(`lines: ${recordText(path(l), true)}`);
   return lines.join("\n") + "\n";
 }
 function importRecord(text) {
-  const params = {}, sidelines = [];
+  const params = {}, sidelines = [], headers = {};
   for (const raw of text.split(/\r?\n/)) {
     const l = raw.trim();
     if (!l || l.startsWith("#")) continue;
     const m = /^([a-z]+):\s*(.*)$/.exec(l);
     if (!m) { params.moves = ((params.moves || "") + " " + l).trim(); continue; }
     if (m[1] === "lines") sidelines.push(m[2]);
+    else if (HEADERS.includes(m[1])) headers[m[1]] = m[2];
     else params[m[1]] = m[2];
   }
   if (sidelines.length) params.lines = sidelines.join(";");
   if (params.moves && !params.start) params.start = state.root.position;
-  load(params);
+  load(params).then(() => { state.headers = headers; showHeaders(); });
+}
+// A comment as a record holds it: one line, no braces.
+function cleanComment(text) { return text.replace(/[{}\s]+/g, " ").trim(); }
+function showHeaders() {
+  $("south-name").value = state.headers.south || "";
+  $("north-name").value = state.headers.north || "";
 }
 
 function showRules() {
@@ -184,6 +198,12 @@ function showRules() {
 
 function initReview() {
   $("export").onclick = () => { $("record-text").value = recordFile(); };
+  for (const side of ["south", "north"])
+    $(`${side}-name`).oninput = (e) => { state.headers[side] = cleanComment(e.target.value); };
+  $("comment").oninput = (e) => {
+    state.node.comment = cleanComment(e.target.value);
+    showHistory();
+  };
   $("import").onclick = () => importRecord($("record-text").value);
   $("download").onclick = () => {
     const a = document.createElement("a");

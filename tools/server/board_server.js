@@ -262,11 +262,13 @@ async function load(params, fromUrl = false) {
   show();
 }
 
-// Adds a game record ("S:3-6 N:2-1", as the move list shows it) to the tree from its root; at
-// the first turn that cannot be played, says why (naming the parameter) and stops there.
+// Adds a game record ("S:3-6 N:2-1", as the move list shows it; a {comment} after a turn is
+// kept on the node that ends it) to the tree from its root; at the first turn that cannot be
+// played, says why (naming the parameter) and stops there.
 async function replay(text, name, errors) {
   let n = state.root;
-  for (const turn of text.trim().split(/\s+/).filter(Boolean)) {
+  for (const turn of text.match(/\{[^}]*\}|[^\s{}]+/g) || []) {
+    if (turn.startsWith("{")) { n.comment = cleanComment(turn.slice(1, -1)); continue; }
     const m = /^([SN]):(\d+(?:-\d+)*)$/.exec(turn);
     if (!m) { errors.push(`${name}: '${turn.slice(0, 20)}' is not a turn like S:3-6`); break; }
     for (const pit of m[2].split("-").map(Number)) {
