@@ -70,6 +70,11 @@ class Analyst {
   std::vector<std::string> databases() const;
   // Where searched answers are kept: the answer stores' directories (none with store off).
   std::vector<std::string> stores() const;
+  // The answer store (and book) of these rules, or null.
+  const AnswerStore* store_of(const Rules& rules) const {
+    const Served* s = served(rules);
+    return s ? s->store.get() : nullptr;
+  }
 
  private:
   // The outcome: from a database or the store at once, else by a search in a slot.

@@ -25,6 +25,7 @@ const state = {
   stopped: null,    // when its search ended (stopped, or ended by itself): its clock stops
   thinking: null,   // { position, since, side, turn }: the computer's move being asked for
   sowing: null,     // { bins, lit }: the frame of a sowing being animated
+  book: null,       // /api/v1/book's answer for the node shown: the opening explorer
   headers: {},      // the game record's headers: south, north, date, result (board_review.js)
 };
 
@@ -177,6 +178,7 @@ function show() {
   state.value = null;
   state.proven = null;
   state.estimate = null;
+  state.book = null;
   state.shown = performance.now();
   state.stopped = null;
   saveUrl();
@@ -195,6 +197,7 @@ function show() {
   if (!state.editing) {
     $("status").textContent = "searching…";
     loadMoves();
+    loadBook();
     analyse(1500, true);
     computerMoves();
   }

@@ -117,6 +117,7 @@ function showSearching() {
 function showAnswer() {
   const a = state.answer;
   showEngine();
+  showBook();
   $("moves").innerHTML = "";
   $("line").innerHTML = "";
   $("source").textContent = "";

@@ -117,6 +117,38 @@ async function fetchMoves(position, rules = state.rules) {
 }
 
 // The moves of the current position: no search, so the board can be played at once.
+// The opening explorer: how deep the book (kalah book build) goes from the position shown and
+// from each of its moves; shown with the moves' exact values (the book's) when it is in it.
+async function loadBook() {
+  const position = current();
+  try {
+    const book = await (await fetch("api/v1/book?" + query({ position, ...state.rules }))).json();
+    if (position !== current()) return;
+    state.book = book;
+    showBook();
+  } catch (e) {
+    $("status").textContent = "error: " + e;
+  }
+}
+function showBook() {
+  const b = state.book, a = state.answer && !state.answer.interrupted && state.answer;
+  $("book-panel").hidden = !(b && b.in_book);
+  if (!b || !b.in_book) return;
+  $("book-depth").textContent = `in the book, ${b.depth} pl${b.depth === 1 ? "y" : "ies"} deep ` +
+    "from here (a ply: one pit)";
+  $("book-moves").innerHTML = "";
+  const value = (pit) => a && (a.moves.find((mv) => mv.pit === pit) || {}).value;
+  const sorted = [...b.moves].sort((x, y) => (value(y.pit) ?? -99) - (value(x.pit) ?? -99));
+  for (const mv of sorted) {
+    const li = document.createElement("li"), v = value(mv.pit);
+    li.innerHTML = `pit ${mv.pit} ${v === undefined ? "" : `<b>${signed(v)}</b>`} ` +
+      `<span class="muted">${mv.depth ? `book ${mv.depth} pl${mv.depth === 1 ? "y" : "ies"}`
+                                      : "leaves the book"}</span>`;
+    li.onclick = () => play(mv.pit);
+    $("book-moves").appendChild(li);
+  }
+}
+
 async function loadMoves() {
   const position = current();
   try {

@@ -5,6 +5,7 @@
 
 #include "query/json_parts.h"
 #include "query/levels.h"
+#include "tools/server/book_explorer.h"
 
 namespace kalah {
 
@@ -57,7 +58,7 @@ Routed route(const std::string& target, Analyst& analyst) {
   if (path == "/api/v1/info")
     return {Pool::kNone, {200, "application/json", info_json(analyst)}, {}};
   if (path != "/api/v1/analyse" && path != "/api/v1/moves" && path != "/api/v1/move" &&
-      path != "/api/v1/progress" && path != "/api/v1/cancel")
+      path != "/api/v1/progress" && path != "/api/v1/cancel" && path != "/api/v1/book")
     return {Pool::kNone, {404, "application/json", error_json("no such path: " + path)}, {}};
   try {
     if (path == "/api/v1/progress" || path == "/api/v1/cancel") {  // a lock and a lookup
@@ -76,6 +77,12 @@ Routed route(const std::string& target, Analyst& analyst) {
       return {Pool::kNone,
               {200, "application/json", moves_json("serve", request.rules, request.position).str()},
               {}};
+    if (path == "/api/v1/book")  // the book's records: a few file reads, no search
+      return {Pool::kFast, {}, [&analyst, request](ClientLink&) {
+                return HttpResponse{
+                    200, "application/json",
+                    book_json(request.rules, request.position, analyst.store_of(request.rules))};
+              }};
     if (path == "/api/v1/move") {
       const bool search = analyst.needs_search(request);
       return {search ? Pool::kSearch : Pool::kFast,

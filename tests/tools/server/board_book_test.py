@@ -87,6 +87,28 @@ class Book(BoardCase):
         self.assertIn(f"value {signed(-south)} (exact)",
                       self.script("return document.getElementById('engine-depth').textContent"))
 
+    def test_the_opening_explorer(self):
+        # The book holds the start alone (--plies 0): one ply deep there, every move leaves it;
+        # the panel lists the moves with the book's values, best first, and a click plays one.
+        q = urllib.parse.urlencode({"position": KALAH_6_4})
+        with urllib.request.urlopen(f"{self.url}api/v1/book?{q}", timeout=60) as r:
+            book = json.loads(r.read())
+        self.assertEqual((book["in_book"], book["depth"]), (True, 1))
+        self.assertEqual(book["moves"], [{"pit": p, "depth": 0} for p in range(1, 7)])
+        values = {m["pit"]: m["value"] for m in self.api(KALAH_6_4)["moves"]}
+        self.browser.get(self.url)
+        rows = lambda: self.script("return [...document.querySelectorAll('#book-moves li')]"
+                                   ".map(li => li.textContent)")
+        self.wait(lambda: len(rows()) == 6 and "+" in rows()[0], seconds=5)
+        self.assertIn("in the book, 1 ply deep", self.script(
+            "return document.getElementById('book-depth').textContent"))
+        best = max(values, key=lambda p: (values[p], -p))
+        self.assertTrue(rows()[0].startswith(f"pit {best} +{values[best]}"), rows())
+        self.assertTrue(all("leaves the book" in row for row in rows()))
+        self.click("#book-moves li")
+        self.wait(lambda: self.history() == [f"S:{best}"] or self.history()[:1] == [f"S:{best}"])
+        self.wait(lambda: self.script("return document.getElementById('book-panel').hidden"))
+
     def test_bounds_that_meet_are_a_value(self):
         # Beyond the database (Kalah(6,6)) while its search runs, the bounds it has proven, set
         # in the page and drawn in the same script (the next progress would redraw them): the
