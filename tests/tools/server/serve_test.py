@@ -232,6 +232,13 @@ class Serve(unittest.TestCase):
         self.assertIn("level must be perfect, strong, quick, casual or beginner, got 'god'",
                       bad["error"])
 
+    def test_book_outside_the_book(self):
+        # The store is off here: no position is in the book; its moves are the legal ones.
+        status, book = self.get("api/v1/book", position="3,0,3,3/3,3,3,3")
+        self.assertEqual(status, 200, book)
+        self.assertEqual((book["in_book"], book["depth"]), (False, 0))
+        self.assertEqual(book["moves"], [{"pit": p, "depth": 0} for p in (1, 3, 4)])
+
     def test_bad_requests(self):
         for params in [dict(position="1,2,3"), dict(position="1,1/1,1", capture="greedy"),
                        dict(position="1,1/1,1", pits="x"), dict(position="1,1/1,1", budget_ms="0"),
