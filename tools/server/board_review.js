@@ -178,6 +178,34 @@ function showHeaders() {
   $("north-name").value = state.headers.north || "";
 }
 
+// "analyse this game": the main line's positions whose value is not proven yet, one at a time
+// in the background, each searched for the budget chosen; the marks fill in as values are
+// proven. The button stops it.
+let deepReview = null;  // its AbortController while it runs
+async function analyseGame() {
+  if (deepReview) return deepReview.abort();
+  const controller = deepReview = new AbortController();
+  $("deep-review").textContent = "stop the review";
+  const budget = Number($("review-budget").value);
+  const todo = line(state.root).filter((n) => !(values.get(valueKey(n.position)) || {}).exact);
+  let proven = 0;
+  try {
+    for (const [i, n] of todo.entries()) {
+      $("review-note").textContent = `position ${i + 1} of ${todo.length}, ${proven} proven`;
+      const a = await (await fetch("api/v1/analyse?" + query({ position: n.position,
+        ...state.rules, value_only: 1, budget_ms: budget }), { signal: controller.signal })).json();
+      if (!a.error && !a.interrupted) { noteAnswer(n.position, a); proven++; }
+    }
+    $("review-note").textContent = `reviewed the ${todo.length} position` +
+      `${todo.length === 1 ? "" : "s"} not proven before: ${proven} proven`;
+  } catch (e) {
+    $("review-note").textContent = e.name === "AbortError" ? `stopped: ${proven} proven` : "error: " + e;
+  } finally {
+    deepReview = null;
+    $("deep-review").textContent = "analyse this game";
+  }
+}
+
 function showRules() {
   const r = state.rules, m = parse(state.root.position).m;
   $("rules-text").innerHTML = `<p>Kalah with ${m} pit${m === 1 ? "" : "s"} a side. A move ` +
@@ -198,6 +226,7 @@ function showRules() {
 
 function initReview() {
   $("export").onclick = () => { $("record-text").value = recordFile(); };
+  $("deep-review").onclick = analyseGame;
   for (const side of ["south", "north"])
     $(`${side}-name`).oninput = (e) => { state.headers[side] = cleanComment(e.target.value); };
   $("comment").oninput = (e) => {

@@ -1,6 +1,7 @@
-"""Game records with headers, comments and variations (ctest: board_record_test), in headless
-Chromium: a game the board exports is the text Python's kalah.Game reads and writes back
-unchanged, and a record Python writes the board imports and exports unchanged.
+"""Game records with headers, comments and variations, and their review (ctest:
+board_record_test), in headless Chromium: a game the board exports is the text Python's
+kalah.Game reads and writes back unchanged, and a record Python writes the board imports and
+exports unchanged; "analyse this game" reviews what is not proven, and stops.
 
 usage: python3 board_record_test.py KALAH_EXECUTABLE   (kalah's Python module on PYTHONPATH)
 """
@@ -18,7 +19,6 @@ except ImportError:  # the Python module is not built: nothing to compare with
     kalah = None
 
 
-@unittest.skipIf(kalah is None, "kalah's Python module is not built")
 class Records(BoardCase):
     def comment(self, text):
         box = self.browser.find_element(By.ID, "comment")
@@ -30,6 +30,7 @@ class Records(BoardCase):
         self.click("#export")
         return self.browser.find_element(By.ID, "record-text").get_attribute("value")
 
+    @unittest.skipIf(kalah is None, "kalah's Python module is not built")
     def test_the_board_and_python_read_each_others_records(self):
         # The main line S:3-6 N:2 and a variation S:1 N:4, comments on two turns, the players.
         self.open("moves=S:3-6+N:2&lines=S:1+N:4")
@@ -59,6 +60,22 @@ class Records(BoardCase):
         self.browser.execute_script("arguments[0].value = arguments[1]; $('import').click()",
                                     self.browser.find_element(By.ID, "record-text"), game.text())
         self.wait(lambda: self.exported() == game.text(), seconds=10)  # once it is imported
+
+    def test_analyse_this_game_reviews_what_is_not_proven(self):
+        # Kalah(6,4) over 14 seeds: the first review's 300 ms prove none of these positions.
+        # The deeper review asks each for 2 s, says how far it is, and can be stopped.
+        self.open("moves=S:1+N:1+S:2")
+        note = lambda: self.browser.find_element(By.ID, "review-note").text
+        self.script("$('review-budget').value = '2000'")
+        self.click("#deep-review")
+        self.wait(lambda: note().startswith("position 1 of "), seconds=5)
+        total = int(note().split(" of ")[1].split(",")[0])
+        self.assertGreaterEqual(total, 2)
+        self.click("#deep-review")  # stop
+        self.wait(lambda: note().startswith("stopped: "), seconds=5)
+        self.click("#deep-review")  # again, to its end
+        self.wait(lambda: note().startswith("reviewed the "), seconds=5 + 3 * total)
+        self.assertRegex(note(), r"^reviewed the \d+ positions? not proven before: \d+ proven$")
 
 
 if __name__ == "__main__":
