@@ -15,7 +15,7 @@ function noteValue(position, value, exact) {
 // The position shown takes its exact value from the values known (its parent's table, the
 // book's), before its own search proves it: the bar, the status and the engine show it.
 function knownValue() {
-  const v = values.get(valueKey(current()));
+  const v = values.get(valueKey(current())) || bestTurnValue(state.node);
   if (state.value || !v || !v.exact) return;
   state.value = { value: v.value, result: resultWord(v.value) };
   showAnswer();
@@ -25,13 +25,34 @@ function knownValue() {
 // parent's table at once, without the child's own search.
 function noteAnswer(position, answer) {
   const south = parse(position).south;
-  for (const mv of answer.moves || [])
+  for (const mv of answer.moves || []) {
+    const pits = String(mv.turn || "").replace(/^[SN]:/, "").split("-").map(Number);
+    if (pits.length > 1) {  // an extra turn: its best continuation's positions have its value
+      if (!bestTurns.has(valueKey(position))) bestTurns.set(valueKey(position), new Map());
+      bestTurns.get(valueKey(position)).set(mv.pit, { pits, value: mv.value });
+    }
     noteValue(mv.absolute, parse(mv.absolute).south === south ? mv.value : -mv.value, true);
+  }
   noteValue(position, answer.value, true);
+  knownValue();  // the position shown may be inside one of its best turns
+}
+// The best turns of the tables known, by position, then by first pit: { pits, value }.
+const bestTurns = new Map();
+// A node's exact value when the turn it is in (whole or begun) is the best turn its start's table
+// gives (S:3-6 from the start's pit 3): that turn's value, for the node's mover; else undefined.
+function bestTurnValue(n) {
+  if (!n.played) return undefined;
+  const side = n.played.south, pits = [];
+  let s = n;
+  for (; s.played && s.played.south === side; s = s.parent) pits.unshift(s.played.pit);
+  const best = (bestTurns.get(valueKey(s.position)) || new Map()).get(pits[0]);
+  if (!best || pits.length > best.pits.length || pits.some((p, i) => best.pits[i] !== p))
+    return undefined;
+  return { value: parse(n.position).south === side ? best.value : -best.value, exact: true };
 }
 // A node's value for South, or undefined.
 function southValue(n) {
-  const v = values.get(valueKey(n.position));
+  const v = values.get(valueKey(n.position)) || bestTurnValue(n);
   return v && { value: parse(n.position).south ? v.value : -v.value, exact: v.exact };
 }
 

@@ -109,6 +109,19 @@ class Book(BoardCase):
         self.wait(lambda: self.history() == [f"S:{best}"] or self.history()[:1] == [f"S:{best}"])
         self.wait(lambda: self.script("return document.getElementById('book-panel').hidden"))
 
+    def test_a_best_extra_turn_from_the_parents_table_is_exact(self):
+        # A move of the start whose best turn goes on (S:3-6): after that whole turn the start's
+        # table gives North's value, shown exactly at once (before: "+7 (estimate)" for 14 s).
+        move = next(m for m in self.api(KALAH_6_4)["moves"] if "-" in m["turn"])
+        signed = lambda v: f"+{v}" if v > 0 else str(v)
+        self.browser.get(self.url + "?moves=" + move["turn"])
+        text = lambda id: self.browser.find_element(By.ID, id).text
+        WebDriverWait(self.browser, 1).until(
+            lambda _: text("eval-text") == f"South {signed(move['value'])}")
+        self.assertIn(f"value {signed(-move['value'])}", text("status"))
+        self.assertNotIn("estimate", self.script(  # the graph's last point is exact
+            "return [...document.querySelectorAll('#graph circle')].pop().getAttribute('class')"))
+
     def test_bounds_that_meet_are_a_value(self):
         # Beyond the database (Kalah(6,6)) while its search runs, the bounds it has proven, set
         # in the page and drawn in the same script (the next progress would redraw them): the
