@@ -289,11 +289,12 @@ class Review(BoardCase):
                 for left, right in boxes["stores"]:
                     self.assertGreaterEqual(left, 0)
                     self.assertLessEqual(right, width)
-                # On a phone the game (moves played, graph) comes right after the board,
-                # before the controls.
+                # On a phone the game's controls come right after the board, before the panels
+                # (they sat below every panel: issue 61).
                 self.assertGreater(boxes["review"], boxes["board"])
                 if width < 600:
-                    self.assertLess(boxes["review"], boxes["controls"])
+                    self.assertLess(boxes["board"], boxes["controls"])
+                    self.assertLess(boxes["controls"], boxes["review"])
                 if width == 390 and pits == 6:
                     self.browser.save_screenshot(os.path.join(SHOTS, "board-phone.png"))
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
