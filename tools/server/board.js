@@ -125,8 +125,10 @@ function turns(nodes) {
 }
 // A line's record, "S:3-6 N:2"; with `comments`, each turn's comment after it: "S:3-6 {good}".
 function recordText(nodes, comments = false) {
-  return turns(nodes).map((t) => t.side + ":" + t.pits.join("-") +
-    (comments && turnComment(nodes, t) ? ` {${turnComment(nodes, t)}}` : "")).join(" ");
+  return turns(nodes).map((t) => {
+    const comment = comments && turnComment(nodes, t);
+    return t.side + ":" + t.pits.join("-") + (comment ? ` {${comment}}` : "");
+  }).join(" ");
 }
 // The comments of a turn's nodes (one, on its last, once read back from a record).
 function turnComment(nodes, t) {

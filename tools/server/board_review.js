@@ -208,7 +208,7 @@ async function analyseGame() {
   const controller = deepReview = new AbortController();
   $("deep-review").textContent = "stop the review";
   const budget = Number($("review-budget").value);
-  const todo = line(state.root).filter((n) => !(values.get(valueKey(n.position)) || {}).exact);
+  const todo = line(state.root).filter((n) => !(southValue(n) || {}).exact);  // tables' too
   let proven = 0;
   try {
     for (const [i, n] of todo.entries()) {

@@ -19,11 +19,11 @@ std::string book_json(const Rules& rules, const Position& p, const AnswerStore* 
     if (!store || left == 0 || is_terminal(rules, q.board)) return 0;
     const std::string key = format_absolute(q, rules.pits);
     if (const auto it = known.find(key); it != known.end()) return it->second;
+    if (!store->in_book(q)) return known[key] = 0;
     int below = 0;
-    if (store->in_book(q))
-      for (int pit = 0; pit < rules.pits; ++pit)
-        if (q.board.pits[pit]) below = std::max(below, depth(apply(rules, q, pit), left - 1));
-    return known[key] = store->in_book(q) ? 1 + below : 0;
+    for (int pit = 0; pit < rules.pits; ++pit)
+      if (q.board.pits[pit]) below = std::max(below, depth(apply(rules, q, pit), left - 1));
+    return known[key] = 1 + below;
   };
   std::vector<JsonObject> moves;
   if (!is_terminal(rules, p.board))
