@@ -7,8 +7,8 @@
 namespace kalah {
 namespace {
 
-// Saves the DAG's bounds every checkpoint->seconds (between tests: the manager's state is in
-// no thread's hands then), and once at the end.
+// Saves the DAG's bounds every checkpoint->seconds (between tests or a test's rounds: the
+// manager's state is in no thread's hands then), and once at the end.
 class FrontierSaves {
  public:
   FrontierSaves(FrontierSearch& search, const Board& root, const Checkpointing* checkpoint,
@@ -61,6 +61,21 @@ SearchProgress progress_of(FrontierSearch& search, const Position& p) {
   return now;
 }
 
+// Between a test's rounds: a checkpoint when one is due and, once a second, a progress report
+// (the first test of Kalah(6,6) over 34 seeds runs for hours).
+void watch(FrontierSearch& search, FrontierSaves& saves, const SearchSetup& setup,
+           const Position& p, FrontierStats* stats) {
+  auto next = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  search.between_rounds([&search, &saves, &setup, p, stats, next]() mutable {
+    saves.maybe();
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) return;
+    next = now + std::chrono::seconds(1);
+    if (stats) *stats = search.stats();
+    if (setup.progress) setup.progress(progress_of(search, p));
+  });
+}
+
 // The counts at the end, once every job is in.
 void finish(FrontierSearch& search, FrontierSaves& saves, SearchResult& out, FrontierStats* stats) {
   search.finish();
@@ -83,6 +98,7 @@ SearchResult value_frontier(const SearchSetup& setup, const Position& p, JobTran
   FrontierSearch search(setup, transport, options);
   out.earlier_nodes = resume(search, setup.checkpoint);
   FrontierSaves saves(search, p.board, setup.checkpoint, out.earlier_nodes);
+  watch(search, saves, setup, p, stats);
   Bounds bounds;
   try {
     bounds = search.value(p.board, [&](const Bounds&) {
@@ -108,6 +124,7 @@ SearchResult analyse_frontier(const SearchSetup& setup, const Position& p, JobTr
   FrontierSearch search(setup, transport, options);
   out.earlier_nodes = resume(search, setup.checkpoint);
   FrontierSaves saves(search, p.board, setup.checkpoint, out.earlier_nodes);
+  watch(search, saves, setup, p, stats);
   const auto value = [&](const Board& b) {
     const Bounds v = search.value(b, [&](const Bounds&) {
       saves.maybe();

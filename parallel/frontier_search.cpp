@@ -214,6 +214,7 @@ Bounds FrontierSearch::test(int n, int beta) {
     if (idle_process && refine_oldest()) continue;
     merge(transport_.exchange(0.05));
     stats_.bytes = transport_.bytes();
+    if (between_rounds_) between_rounds_();
   }
 }
 

@@ -49,6 +49,9 @@ class FrontierSearch {
   std::vector<TranspositionTable::Entry> proven() const;
   void restore(const std::vector<TranspositionTable::Entry>& entries);
   const FrontierStats& stats() const { return stats_; }
+  // Called between the rounds of a test (every 50 ms or so, with no answer half merged), so a
+  // test that runs for hours still saves checkpoints and reports progress.
+  void between_rounds(std::function<void()> f) { between_rounds_ = std::move(f); }
 
  private:
   struct Edge {
@@ -130,6 +133,7 @@ class FrontierSearch {
   uint64_t next_id_ = 1;
   unsigned pass_ = 0;
   FrontierStats stats_;
+  std::function<void()> between_rounds_;
 };
 
 }  // namespace kalah

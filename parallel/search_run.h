@@ -46,7 +46,8 @@ struct SearchProgress {
   std::vector<MoveMargin> moves;
   uint64_t nodes = 0;
 };
-// Called on the searching thread after each null-window test (no worker is in the table then).
+// Called on the searching thread after each null-window test (no worker is in the table then);
+// over processes also every second between a test's rounds (parallel/frontier_analysis.h).
 using ProgressSink = std::function<void(const SearchProgress&)>;
 
 // A long search's progress (`solve --checkpoint`; store/checkpoint.h keeps it in a file): each

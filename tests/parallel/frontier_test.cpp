@@ -1,6 +1,7 @@
 // frontier_test.cpp: the search spread over processes (parallel/frontier_search.h), its processes
 // simulated in this one (LocalTransport): the same values as one solver for any number of
-// processes and slots, with and without a database; bounds kept across a restart.
+// processes and slots, with and without a database; bounds kept across a restart and saved while
+// a long test runs.
 // tests/mpi/mpi_test.sh runs it over MPI.
 #include <gtest/gtest.h>
 
@@ -160,6 +161,31 @@ TEST(Frontier, StoppedMidwayAndResumedFindsTheSameValueInFewerNodes) {
   const MoveResult m = play(r, p.board, resumed.best_pit);
   EXPECT_EQ(move_value(m, Solver(r).value(m.board)), fresh.margin.lower);
   EXPECT_EQ(fresh.margin.lower, Solver(r).value(p.board));
+}
+
+// A test that runs for long saves checkpoints and reports progress while it runs: Kalah(6,5)
+// without a database, stopped after 2.5 s, inside its first test.
+TEST(Frontier, ALongTestSavesAndReportsWhileItRuns) {
+  const Rules r{6, Capture::kEmpty};
+  const Position p{start_board(6, 5)};
+  StopFlag stop;
+  LocalTransport transport(r, nullptr, 2, 1, size_t{16} << 20, &stop);
+  int saves = 0, reports = 0;
+  Checkpointing c;
+  c.seconds = 0.25;
+  c.save = [&](const SearchState&) { ++saves; };
+  SearchSetup setup{.rules = r, .stop = &stop, .checkpoint = &c};
+  setup.progress = [&](const SearchProgress&) { ++reports; };
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    stop.raise();
+  });
+  const SearchResult v = value_frontier(setup, p, transport, kSmallFrontier);
+  stopper.join();
+  EXPECT_EQ(v.stopped, StopReason::kStop);
+  EXPECT_FALSE(v.margin.exact());
+  EXPECT_GE(reports, 2);
+  EXPECT_GE(saves, 4);  // the last one at the stop
 }
 
 // A stop flag raised ends a search with the bounds proven, which hold the value.
