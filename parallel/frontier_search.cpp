@@ -175,12 +175,13 @@ void FrontierSearch::refine(int n, int home) {
   if (expand(n, home)) ++stats_.refined;
 }
 
-bool FrontierSearch::refine_oldest() {
+bool FrontierSearch::refine_oldest(double seconds) {
+  if (nodes_.size() >= options_.max_nodes) return false;  // no room to refine: jobs run on
   const auto now = std::chrono::steady_clock::now();
   uint64_t oldest = 0;
   for (const auto& [id, f] : flights_)
-    if (!f.cancelled && nodes_[f.node].leaf &&
-        std::chrono::duration<double>(now - f.sent).count() >= kRefineSeconds &&
+    if (!f.cancelled && nodes_[f.node].leaf && !nodes_[f.node].bounds.exact() &&
+        std::chrono::duration<double>(now - f.sent).count() >= seconds &&
         (!oldest || f.sent < flights_[oldest].sent))
       oldest = id;
   if (!oldest) return false;
@@ -207,11 +208,13 @@ Bounds FrontierSearch::test(int n, int beta) {
     select(n, beta, true, true, want);
     std::unordered_set<uint64_t> flying = cancel_unwanted(want);
     dispatch(want, needed, flying);
-    // A process idles while a job runs long: that job's leaf becomes its children, which the
-    // next round spreads.
+    // A process idles while a job runs long, or a job runs longer than the options allow: that
+    // job's leaf becomes its children, which the next round spreads.
     bool idle_process = false;
     for (int p = 0; p < transport_.processes(); ++p) idle_process |= idle(p);
-    if (idle_process && refine_oldest()) continue;
+    if ((idle_process && refine_oldest(kRefineSeconds)) ||
+        refine_oldest(options_.longest_job_seconds))
+      continue;
     merge(transport_.exchange(0.05));
     stats_.bytes = transport_.bytes();
     if (between_rounds_) between_rounds_();

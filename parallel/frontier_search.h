@@ -114,8 +114,8 @@ class FrontierSearch {
   void merge(const std::vector<LeafAnswer>& answers);
   // Leaf n, whose job was large, becomes its children, which start on `home`.
   void refine(int n, int home);
-  // Cancels the oldest job older than kRefineSeconds, if any, and refines its leaf: true if done.
-  bool refine_oldest();
+  // Cancels the oldest job older than `seconds`, if any, and refines its leaf: true if done.
+  bool refine_oldest(double seconds);
 
   Rules rules_;
   const LeafValues* leaves_;

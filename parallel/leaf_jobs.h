@@ -60,6 +60,10 @@ struct FrontierOptions {
   int max_depth = 12;        // plies, at most
   // Boards the DAG may hold (a few hundred bytes each): past it, the frontier grows no more.
   size_t max_nodes = size_t{1} << 22;
+  // A job running longer is cancelled and its leaf refined, busy processes or not: answers, and
+  // with them the nodes reported and the bounds a checkpoint keeps, come at least this often (a
+  // job's own work is lost to a kill, not to the cancel: its table keeps it).
+  double longest_job_seconds = 10;
 };
 
 // Counts of a frontier search, for progress and notes.

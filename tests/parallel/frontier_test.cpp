@@ -163,29 +163,36 @@ TEST(Frontier, StoppedMidwayAndResumedFindsTheSameValueInFewerNodes) {
   EXPECT_EQ(fresh.margin.lower, Solver(r).value(p.board));
 }
 
-// A test that runs for long saves checkpoints and reports progress while it runs: Kalah(6,5)
-// without a database, stopped after 2.5 s, inside its first test.
+// A test that runs for long saves checkpoints and reports progress while it runs, and its jobs
+// answer within the options' longest also when no slot idles (their nodes reported, their
+// bounds saved): Kalah(6,6) without a database on one slot, stopped after 2.5 s, inside its first
+// test.
 TEST(Frontier, ALongTestSavesAndReportsWhileItRuns) {
   const Rules r{6, Capture::kEmpty};
-  const Position p{start_board(6, 5)};
+  const Position p{start_board(6, 6)};
   StopFlag stop;
-  LocalTransport transport(r, nullptr, 2, 1, size_t{16} << 20, &stop);
+  LocalTransport transport(r, nullptr, 1, 1, size_t{16} << 20, &stop);
   int saves = 0, reports = 0;
+  uint64_t reported = 0, saved = 0;
   Checkpointing c;
   c.seconds = 0.25;
-  c.save = [&](const SearchState&) { ++saves; };
+  c.save = [&](const SearchState& s) { ++saves, saved = std::max(saved, s.nodes); };
   SearchSetup setup{.rules = r, .stop = &stop, .checkpoint = &c};
-  setup.progress = [&](const SearchProgress&) { ++reports; };
+  setup.progress = [&](const SearchProgress& p) { ++reports, reported = p.nodes; };
+  FrontierOptions options = kSmallFrontier;
+  options.longest_job_seconds = 0.5;
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(2500));
     stop.raise();
   });
-  const SearchResult v = value_frontier(setup, p, transport, kSmallFrontier);
+  const SearchResult v = value_frontier(setup, p, transport, options);
   stopper.join();
   EXPECT_EQ(v.stopped, StopReason::kStop);
   EXPECT_FALSE(v.margin.exact());
   EXPECT_GE(reports, 2);
+  EXPECT_GT(reported, 0u);
   EXPECT_GE(saves, 4);  // the last one at the stop
+  EXPECT_GT(saved, 0u);
 }
 
 // A stop flag raised ends a search with the bounds proven, which hold the value.
