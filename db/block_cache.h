@@ -41,9 +41,9 @@ class BlockCache {
   uint8_t value(int s, uint64_t r) const;
   // Starts loading that value into the CPU cache when its block is decoded already.
   void prefetch(int s, uint64_t r) const;
-  // The second load of a value read where it lies (LeafValues::prefetch_again).
-  void prefetch_again(int s, uint64_t r) const {
-    if (layer(s).in_place()) layer(s).prefetch_again(r);
+  // The later loads of a value read where it lies (LeafValues::prefetch_again).
+  void prefetch_again(int s, uint64_t r, int stage) const {
+    if (layer(s).in_place()) layer(s).prefetch_again(r, stage);
   }
 
   // A count of the decoded copies found changed under this process; take it before an answer.

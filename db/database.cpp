@@ -38,6 +38,8 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
     : dir_(dir), rules_(rules), ranker_(rules.pits, top_layer(dir, rules)) {
   for (int s = 1; s <= ranker_.max_seeds(); ++s)
     layers_.push_back(std::make_unique<LayerFile>(layer_path(dir, rules, s), rules, s));
+  for (const auto& layer : layers_)
+    if (layer->in_place()) prefetch_stages_ = 2;  // LayerFile::prefetch_again
   cache_ = std::make_unique<BlockCache>(layers_, cache_bytes, dir);
 }
 

@@ -49,8 +49,9 @@ class Database : public LeafValues {
     cache_->prefetch(seeds(b), r);
     return r;
   }
-  void prefetch_again(int seeds, uint64_t rank) const override {
-    cache_->prefetch_again(seeds, rank);
+  int prefetch_stages() const override { return prefetch_stages_; }
+  void prefetch_again(int seeds, uint64_t rank, int stage) const override {
+    cache_->prefetch_again(seeds, rank, stage);
   }
   int value_at(const Board& b, uint64_t rank) const override;
   // Every move's value and a best line from the database alone (p has at most max_seeds()
@@ -76,6 +77,7 @@ class Database : public LeafValues {
   Rules rules_;
   Ranker ranker_;
   std::vector<std::unique_ptr<LayerFile>> layers_;
+  int prefetch_stages_ = 0;
   std::unique_ptr<BlockCache> cache_;
 };
 

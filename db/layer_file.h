@@ -61,6 +61,7 @@
 #include <vector>
 
 #include "base/fault_watch.h"
+#include "base/huge_array.h"
 #include "base/regular_file.h"
 #include "db/database_error.h"
 #include "db/value_blocks.h"
@@ -153,23 +154,31 @@ class LayerFile {
     if (!checked_[b].load(std::memory_order_acquire)) check_block(b);
     return probe(b, r % kBoardsPerBlock);
   }
-  // Starts loading what value(r) reads first (a search prefetches its leaves).
+  // Starts loading what value(r) reads first, from r alone (a search prefetches its leaves):
+  // format 3, the block's view; format 2, the block's head and offsets.
   void prefetch(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
     if (header_.version == 3) {
-      if (checked_[b].load(std::memory_order_acquire)) views_[b].prefetch(r % kBoardsPerBlock);
+      __builtin_prefetch(&checked_[b]);
+      __builtin_prefetch(&views_[b]);
     } else {
       value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(),
                                    r % kBoardsPerBlock);
     }
   }
-  // Then the line or code stream where value(r) starts decoding, read from the index or offsets
-  // (checked blocks only: an unchecked block's are not trusted to point inside it).
-  void prefetch_again(uint64_t r) const {
+  // Then, each stage once the one before had time to arrive (LeafValues::prefetch_again):
+  // format 3, the view's tables (stage 1), then the line they find (2); format 2, the code
+  // stream the offsets point to (1). Checked blocks only: an unchecked block's tables and
+  // offsets are not trusted to point inside it.
+  void prefetch_again(uint64_t r, int stage) const {
     const uint64_t b = r / kBoardsPerBlock;
     if (header_.version == 3) {
-      if (checked_[b].load(std::memory_order_acquire)) views_[b].prefetch_line(r % kBoardsPerBlock);
-    } else if (checked_[b].load(std::memory_order_relaxed)) {
+      if (!checked_[b].load(std::memory_order_acquire)) return;
+      if (stage == 1)
+        views_[b].prefetch(r % kBoardsPerBlock);
+      else
+        views_[b].prefetch_line(r % kBoardsPerBlock);
+    } else if (stage == 1 && checked_[b].load(std::memory_order_relaxed)) {
       value_blocks::View::prefetch_stream(map_ + index_[b], r % kBoardsPerBlock);
     }
   }
@@ -226,10 +235,14 @@ class LayerFile {
   std::vector<uint64_t> index_;
   // Formats 2 and 3: the file mapped, each block's first check done, reads past the end seen.
   const uint8_t* map_ = nullptr;
-  std::unique_ptr<std::atomic<bool>[]> checked_;
-  // Format 3: each checked block's tables and line index, made at its first check (under
-  // views_mutex_, once) and read once checked_ says so.
-  mutable std::unique_ptr<value_lines::View[]> views_;
+  // In huge pages, as the views' tables: a search reads them at random, every probe (docs/
+  // experiments.md, "Line layouts").
+  mutable HugeArray<std::atomic<bool>> checked_;
+  // Format 3: each checked block's view, made at its first check (under views_mutex_, once) and
+  // read once checked_ says so; its tables at tables_at_[block] in tables_.
+  mutable HugeArray<value_lines::View> views_;
+  mutable HugeArray<uint8_t> tables_;
+  std::vector<uint64_t> tables_at_;
   mutable std::mutex views_mutex_;
   std::atomic<bool> faulted_{false};
   FaultRange* watch_ = nullptr;

@@ -24,8 +24,14 @@ void LayerFile::map_file() {
   // Pages come in 2 MiB folios where the kernel can: a probe then rarely misses the TLB, as with
   // format 1's decoded copies (docs/design.md §6). Advice only.
   ::madvise(p, header_.file_size, MADV_HUGEPAGE);
-  checked_ = std::make_unique<std::atomic<bool>[]>(header_.blocks);
-  if (header_.version == 3) views_ = std::make_unique<value_lines::View[]>(header_.blocks);
+  checked_ = HugeArray<std::atomic<bool>>(header_.blocks);
+  if (header_.version != 3) return;
+  views_ = HugeArray<value_lines::View>(header_.blocks);
+  tables_at_.resize(header_.blocks + 1);
+  for (uint64_t b = 0; b < header_.blocks; ++b)
+    tables_at_[b + 1] = tables_at_[b] + value_lines::View::tables_size(compressed_size(b),
+                                                                       block_boards(b), symbols());
+  tables_ = HugeArray<uint8_t>(tables_at_.back());  // touched only where blocks are checked
 }
 
 int LayerFile::symbols() const {
@@ -60,8 +66,8 @@ void LayerFile::check_block(uint64_t block) const {
     // Made once, never changed after: a probe may be reading them (a block unchecked by
     // refuse_changed keeps its tables).
     if (views_[block].empty()) try {
-        views_[block] =
-            value_lines::View(at, compressed_size(block), block_boards(block), symbols());
+        views_[block] = value_lines::View(at, compressed_size(block), block_boards(block),
+                                          symbols(), tables_.data() + tables_at_[block]);
       } catch (const std::runtime_error& e) {
         fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
       }

@@ -56,8 +56,9 @@ std::string View::check(const uint8_t* block, size_t size, uint64_t n, int symbo
   return {};
 }
 
-View::View(const uint8_t* block, size_t size, uint64_t n, int symbols)
-    : n_(static_cast<uint32_t>(n)),
+View::View(const uint8_t* block, size_t size, uint64_t n, int symbols, uint8_t* tables)
+    : tables_(tables),
+      n_(static_cast<uint32_t>(n)),
       symbols_(static_cast<uint8_t>(symbols)),
       k_(block[8]),
       part_bits_(block[9]) {
@@ -68,7 +69,6 @@ View::View(const uint8_t* block, size_t size, uint64_t n, int symbols)
   lines_ = static_cast<uint16_t>(lines);
   spans_ = static_cast<uint8_t>((n + (1 << kSpanBits) - 1) >> kSpanBits);
   scale_ = static_cast<uint32_t>(((lines << 32) + n - 1) / n);
-  tables_ = std::make_unique<uint8_t[]>(2 * (spans_ + 1) + 2 * lines + 2 * (symbols + 1));
   // Checked here, on the copy: the block's bytes may change after (a file rewritten in place).
   auto* contexts = const_cast<Context*>(this->contexts());
   for (int c = 0; c <= symbols; ++c) {

@@ -37,7 +37,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 
 namespace kalah::value_lines {
@@ -54,8 +53,8 @@ std::string encode(const uint8_t* values, uint64_t n, int symbols, uint64_t numb
 size_t max_size(uint64_t n, int symbols);
 
 // A coded block as a probe reads it: its tables and line index copied into memory when it is
-// made, so that a probe reads one line of the block (db/layer_file.h keeps one a block). The
-// bytes must outlive it.
+// made, so that a probe reads one line of the block (db/layer_file.h keeps one a block, their
+// tables side by side in huge pages). The block's bytes and the tables' room must outlive it.
 class alignas(32) View {
  public:
   // Checks the checksum and the structure: an empty string, or what is wrong.
@@ -63,10 +62,17 @@ class alignas(32) View {
                            uint64_t number);
   View() = default;  // no block: a place for one
   bool empty() const { return !tables_; }
+  // The room a view of a block of `size` bytes and n values needs for its tables: at most this
+  // many bytes, 2-aligned.
+  static size_t tables_size(size_t size, uint64_t n, int symbols) {
+    return 2 * (((n + (1 << kSpanBits) - 1) >> kSpanBits) + 1) + 2 * (size / kLineBytes) +
+           2 * (symbols + 1);
+  }
   // `size`, the block's bytes, comes from the file's index as the reader holds it: every read
   // stays inside the block whatever its bytes say, also when they changed after check() (a file
-  // rewritten under the process). Throws std::runtime_error on tables the block cannot hold.
-  View(const uint8_t* block, size_t size, uint64_t n, int symbols);
+  // rewritten under the process). The tables go to `tables`, tables_size(size, n, symbols)
+  // bytes. Throws std::runtime_error on tables the block cannot hold.
+  View(const uint8_t* block, size_t size, uint64_t n, int symbols, uint8_t* tables);
 
   // The value at i < n. Throws std::runtime_error on a code the line cannot hold.
   uint8_t at(uint64_t i) const;
@@ -90,7 +96,7 @@ class alignas(32) View {
   };
   static constexpr int kSpanBits = 10;  // spans of 1,024 boards
   uint64_t guess(uint64_t i) const { return (i * scale_) >> 32; }
-  const uint16_t* spans() const { return reinterpret_cast<const uint16_t*>(tables_.get()); }
+  const uint16_t* spans() const { return reinterpret_cast<const uint16_t*>(tables_); }
   const uint16_t* index() const { return spans() + spans_ + 1; }
   const Context* contexts() const { return reinterpret_cast<const Context*>(index() + lines_); }
   // The line holding value i; its first value and how many it holds.
@@ -102,8 +108,8 @@ class alignas(32) View {
   // 32 bytes, so that a probe reads one line of a file's views (db/layer_file.h).
   const uint8_t* lines_at_ = nullptr;  // H
   // For each span of 1,024 boards the line of its first board, then L - 1; each line's first
-  // value (u16); each context's Context. One allocation, 2-aligned.
-  std::unique_ptr<uint8_t[]> tables_;
+  // value (u16); each context's Context. Room given to the constructor, 2-aligned.
+  const uint8_t* tables_ = nullptr;
   uint32_t n_ = 0;
   uint32_t scale_ = 0;  // guess(i) = i * lines / n without a division (lines <= n / 15 + 1)
   uint16_t lines_ = 0;

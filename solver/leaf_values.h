@@ -19,10 +19,12 @@ class LeafValues {
   // A hint that the value of b (not finished) follows soon: an implementation may start loading
   // it. Returns where b is, for value_at (a database's rank: the search finds it once).
   virtual uint64_t prefetch(const Board& /*b*/) const { return 0; }
-  // A second hint, once every leaf of a node had its first: a value that lies behind a second
-  // load (a database searched where it lies reads an offset, then the codes it points to) may
-  // start that one now, its first having had time to arrive.
-  virtual void prefetch_again(int /*seeds*/, uint64_t /*where*/) const {}
+  // Further hints, stage 1, 2, .. prefetch_stages(), each once every leaf of a node had the one
+  // before: a value behind dependent loads (a database searched where it lies reads its block's
+  // view, then the view's tables, then the line) starts each load once the one before had time
+  // to arrive, and the loads of a node's leaves overlap.
+  virtual int prefetch_stages() const { return 0; }
+  virtual void prefetch_again(int /*seeds*/, uint64_t /*where*/, int /*stage*/) const {}
   // V of b (not finished) from what prefetch(b) returned.
   virtual int value_at(const Board& b, uint64_t /*where*/) const { return value(b); }
 };

@@ -43,7 +43,8 @@ Solver::Solver(const Rules& rules, size_t table_bytes, const LeafValues* leaves)
       table_(*own_table_),
       leaves_(leaves),
       leaf_seeds_(leaves ? leaves->max_seeds() : -1),
-      untabled_seeds_(leaves ? leaf_seeds_ + kUntabledSeeds : -1) {
+      untabled_seeds_(leaves ? leaf_seeds_ + kUntabledSeeds : -1),
+      leaf_stages_(leaves ? leaves->prefetch_stages() : 0) {
   validate(rules);
 }
 
@@ -52,7 +53,8 @@ Solver::Solver(const Rules& rules, TranspositionTable& table, const LeafValues* 
       table_(table),
       leaves_(leaves),
       leaf_seeds_(leaves ? leaves->max_seeds() : -1),
-      untabled_seeds_(leaves ? leaf_seeds_ + kUntabledSeeds : -1) {
+      untabled_seeds_(leaves ? leaf_seeds_ + kUntabledSeeds : -1),
+      leaf_stages_(leaves ? leaves->prefetch_stages() : 0) {
   validate(rules);
 }
 
@@ -105,9 +107,10 @@ void Solver::generate(const Board& b, int on_board, Children& children) const {
       table_.prefetch(c);
     }
   }
-  for (int i = 0; i < children.count; ++i)
-    if (children.kind[i] == Children::kLeaf)
-      leaves_->prefetch_again(on_board - children.result[i].gain, children.leaf_at[i]);
+  for (int stage = 1; stage <= leaf_stages_; ++stage)
+    for (int i = 0; i < children.count; ++i)
+      if (children.kind[i] == Children::kLeaf)
+        leaves_->prefetch_again(on_board - children.result[i].gain, children.leaf_at[i], stage);
 }
 
 // How many of the mover's pits q hold m - q seeds (moves that end in the store), in one word:

@@ -108,6 +108,7 @@ class Solver {
   // their subtrees are a few probes, cheaper to search again than a table entry's cache miss
   // (docs/design.md §7). -1 without leaves.
   int untabled_seeds_;
+  int leaf_stages_;  // the leaves' prefetch_stages()
   const StopFlag* stop_ = nullptr;
   const StopFlag* cancel_ = nullptr;
   const std::atomic<bool>* pause_ = nullptr;

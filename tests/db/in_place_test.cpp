@@ -46,7 +46,8 @@ TEST_P(InPlace, EveryLayerOfSmallDatabasesEqualsFormatOne) {
         ASSERT_EQ(values_of(a), expected) << name;
         for (uint64_t r = 0; r < expected.size(); ++r) {
           a.prefetch(r);
-          a.prefetch_again(r);
+          a.prefetch_again(r, 1);
+          a.prefetch_again(r, 2);
           ASSERT_EQ(a.value(r), expected[r]) << name << " rank " << r;
         }
       }
