@@ -14,10 +14,8 @@
 // Also the share of boards whose best move leaves the layer, and format 2's actual bits; then the
 // previous-value entropy with don't-care stores (below, in run), and the share of boards the
 // one-level variant stores below their value.
-#include <cmath>
 #include <cstdio>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "db/file_names.h"
@@ -26,33 +24,10 @@
 #include "db/value_blocks.h"
 #include "db/value_code.h"
 #include "game/rules.h"
+#include "tools/bench/entropy.h"
 
 namespace kalah {
 namespace {
-
-// Sum over blocks of each block's n·H(value | context).
-class Entropy {
- public:
-  void add(uint64_t context, int value) {
-    auto& counts = table_[context];
-    if (counts.size() <= static_cast<size_t>(value)) counts.resize(value + 1);
-    ++counts[value];
-  }
-  void end_block() {
-    for (const auto& [context, counts] : table_) {
-      uint64_t total = 0;
-      for (uint64_t c : counts) total += c;
-      for (uint64_t c : counts)
-        if (c) bits_ -= static_cast<double>(c) * std::log2(static_cast<double>(c) / total);
-    }
-    table_.clear();
-  }
-  double bits() const { return bits_; }
-
- private:
-  std::unordered_map<uint64_t, std::vector<uint64_t>> table_;
-  double bits_ = 0;
-};
 
 // What a board's moves say: extra turns, a capture, whether one stays in the layer, the best of
 // those that leave it (INT32_MIN if none) and whether all those are stored exactly (`inexact`:
