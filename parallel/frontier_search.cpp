@@ -326,6 +326,11 @@ std::vector<TranspositionTable::Entry> FrontierSearch::proven() const {
     out.push_back({node.board, static_cast<int16_t>(node.bounds.lower),
                    static_cast<int16_t>(node.bounds.upper), -1, 0, 0});
   }
+  // Bounds restored from a checkpoint whose boards the DAG has not reached again.
+  for (const auto& [board, b] : known_)
+    if (!index_.count(board))
+      out.push_back(
+          {board, static_cast<int16_t>(b.lower), static_cast<int16_t>(b.upper), -1, 0, 0});
   return out;
 }
 

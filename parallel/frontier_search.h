@@ -45,7 +45,8 @@ class FrontierSearch {
   // search.
   void finish();
 
-  // Every bound proven on a board of the DAG (a checkpoint's entries), and their restoration.
+  // Every bound proven on a board of the DAG or restored and not reached again (a checkpoint's
+  // entries), and their restoration.
   std::vector<TranspositionTable::Entry> proven() const;
   void restore(const std::vector<TranspositionTable::Entry>& entries);
   const FrontierStats& stats() const { return stats_; }

@@ -161,6 +161,17 @@ TEST(Frontier, StoppedMidwayAndResumedFindsTheSameValueInFewerNodes) {
   const MoveResult m = play(r, p.board, resumed.best_pit);
   EXPECT_EQ(move_value(m, Solver(r).value(m.board)), fresh.margin.lower);
   EXPECT_EQ(fresh.margin.lower, Solver(r).value(p.board));
+
+  // Stopped again at once, before its DAG holds the boards it resumed with: its checkpoint
+  // still keeps every bound (a second kill right after a resume loses nothing).
+  StopFlag at_once;
+  at_once.raise();
+  SearchState again;
+  c.save = [&](const SearchState& s) { again = s; };
+  setup.stop = &at_once;
+  value_frontier(setup, p, *transport(&at_once), kSmallFrontier);
+  EXPECT_GE(again.entries.size(), saved.entries.size());
+  EXPECT_EQ(again.nodes, saved.nodes);
 }
 
 // A test that runs for long saves checkpoints and reports progress while it runs, and its jobs
