@@ -10,13 +10,9 @@
 //   dont-care   every board one of whose moves leaving the layer is best stores the previous
 //               board's stored value where that is at or below its own (a probe takes the
 //               maximum of the stored value and the best leaving move, so it must then search);
-//   one-level   only those whose leaving children are all stored exactly. Here a child counts as
-//               exact only if no move of its own leaving its layer is best (its children probed
-//               too), whatever its neighbours: fewer boards qualify than in kalah-value-models'
-//               one-level, which knows which children really were stored below their value, so
-//               this figure is at or above that one (compare both at 22 seeds).
-// Also the share of boards whose best move leaves the layer and of those one level stores below
-// their value.
+// and the share of boards whose best move leaves the layer. The one-level variant is not
+// measured here: whether a child is stored below its value depends on its neighbours in its own
+// layer, and theirs, so it needs every lower layer's marks (kalah-value-models).
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -32,63 +28,50 @@
 namespace kalah {
 namespace {
 
-struct Leaving {
-  int best = INT_MIN;  // the best of the moves that leave the layer (INT_MIN: none)
-  bool all_exact = true;
-};
-
-// The moves of b (s seeds on the pits) that leave its layer; with `children`, whether each child
-// they reach may be stored below its value (a move of its own leaving its layer is best).
-Leaving leaving(const Rules& rules, const Database& db, const Board& b, int s, bool children) {
-  Leaving out;
+// The best of the moves of b (s seeds on the pits) that leave its layer (INT_MIN: none).
+int best_leaving(const Rules& rules, const Database& db, const Board& b, int s) {
+  int best = INT_MIN;
   const int m = rules.pits, k = mover_seeds(b, m);
-  if (is_terminal(rules, k, s - k)) return out;
+  if (is_terminal(rules, k, s - k)) return best;
   for (int pit = 0; pit < m; ++pit) {
     if (!b.pits[pit]) continue;
     const MoveResult move = play(rules, b, pit);
     const int t = mover_seeds(move.board, m) + opponent_seeds(move.board, m);
     if (t == s) continue;
     const int child = t == 0 ? 0 : db.value(move.board);
-    out.best = std::max(out.best, move.gain + (move.extra_turn ? child : -child));
-    if (children && t > 0 && leaving(rules, db, move.board, t, false).best == child)
-      out.all_exact = false;
+    best = std::max(best, move.gain + (move.extra_turn ? child : -child));
   }
-  return out;
+  return best;
 }
 
 int run(const std::string& dir, const Rules& rules, int s, int blocks) {
   const Database db(dir, rules, Database::search_cache_bytes());
   const Ranker& ranker = db.ranker();
   const uint64_t n = ranker.layer_size(s), in_layer = (n + kBoardsPerBlock - 1) / kBoardsPerBlock;
-  Entropy exact, dont_care, one_level;
-  uint64_t boards = 0, leaves_best = 0, below = 0;
+  Entropy exact, dont_care;
+  uint64_t boards = 0, leaves_best = 0;
   const int symbols = encode_value(rules, s, s) + 1;
   for (int i = 0; i < blocks; ++i) {
     const uint64_t first = i * in_layer / blocks * kBoardsPerBlock;
     const uint64_t last = std::min(n, first + kBoardsPerBlock);
-    int previous = symbols, last_all = symbols, last_one = symbols;
+    int previous = symbols, last_all = symbols;
     Board b = ranker.unrank(s, first);
     for (uint64_t r = first; r < last; ++r, ranker.next(b)) {
       const int code = db.encoded(s, r), v = decode_value(rules, s, code);
-      const Leaving l = leaving(rules, db, b, s, true);
-      const bool may = l.best == v;
+      const bool may = best_leaving(rules, db, b, s) == v;
       const int all = may && last_all <= code ? last_all : code;
-      const int one = may && l.all_exact && last_one <= code ? last_one : code;
       exact.add(previous, code);
       dont_care.add(last_all, all);
-      one_level.add(last_one, one);
       leaves_best += may;
-      below += one != code;
-      previous = code, last_all = all, last_one = one;
+      previous = code, last_all = all;
     }
     boards += last - first;
-    for (Entropy* e : {&exact, &dont_care, &one_level}) e->end_block();
+    for (Entropy* e : {&exact, &dont_care}) e->end_block();
   }
   const double per = 1.0 / static_cast<double>(boards);
-  std::printf("layer  boards  exact  dont-care  one-level  leaves-best  one-level-below\n");
-  std::printf("%5d  %6.3g  %5.3f  %9.3f  %9.3f  %11.3f  %15.3f\n", s, double(boards),
-              exact.bits() * per, dont_care.bits() * per, one_level.bits() * per, leaves_best * per,
-              below * per);
+  std::printf("layer  boards  exact  dont-care  leaves-best\n");
+  std::printf("%5d  %6.3g  %5.3f  %9.3f  %11.3f\n", s, double(boards), exact.bits() * per,
+              dont_care.bits() * per, leaves_best * per);
   return 0;
 }
 
