@@ -76,6 +76,8 @@ class Database : public LeafValues {
   std::string dir_;
   Rules rules_;
   Ranker ranker_;
+  // Views (db/value_lines.h) of more bytes than this get a prefetch stage of their own.
+  static constexpr uint64_t kViewsInCache = uint64_t{4} << 20;
   std::vector<std::unique_ptr<LayerFile>> layers_;
   int prefetch_stages_ = 0;
   std::unique_ptr<BlockCache> cache_;

@@ -154,33 +154,44 @@ class LayerFile {
     if (!checked_[b].load(std::memory_order_acquire)) check_block(b);
     return probe(b, r % kBoardsPerBlock);
   }
-  // Starts loading what value(r) reads first, from r alone (a search prefetches its leaves):
-  // format 3, the block's view; format 2, the block's head and offsets.
+  // Starts loading what value(r) reads first (a search prefetches its leaves): format 3, the
+  // block's view from r alone when the views are loaded in a stage of their own, else the
+  // view's tables; format 2, the block's head and offsets.
   void prefetch(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
     if (header_.version == 3) {
-      __builtin_prefetch(&checked_[b]);
-      __builtin_prefetch(&views_[b]);
+      if (view_stage_) {
+        __builtin_prefetch(&checked_[b]);
+        __builtin_prefetch(&views_[b]);
+      } else if (checked_[b].load(std::memory_order_acquire)) {
+        views_[b].prefetch(r % kBoardsPerBlock);
+      }
     } else {
       value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(),
                                    r % kBoardsPerBlock);
     }
   }
   // Then, each stage once the one before had time to arrive (LeafValues::prefetch_again):
-  // format 3, the view's tables (stage 1), then the line they find (2); format 2, the code
-  // stream the offsets point to (1). Checked blocks only: an unchecked block's tables and
-  // offsets are not trusted to point inside it.
+  // format 3, the view's tables (stage 1, if the views have a stage of their own), then the
+  // line they find; format 2, the code stream the offsets point to (1). Checked blocks only: an
+  // unchecked block's tables and offsets are not trusted to point inside it.
   void prefetch_again(uint64_t r, int stage) const {
     const uint64_t b = r / kBoardsPerBlock;
     if (header_.version == 3) {
       if (!checked_[b].load(std::memory_order_acquire)) return;
-      if (stage == 1)
+      if (stage == 1 && view_stage_)
         views_[b].prefetch(r % kBoardsPerBlock);
-      else
+      else if (stage == 1 + view_stage_)
         views_[b].prefetch_line(r % kBoardsPerBlock);
     } else if (stage == 1 && checked_[b].load(std::memory_order_relaxed)) {
       value_blocks::View::prefetch_stream(map_ + index_[b], r % kBoardsPerBlock);
     }
+  }
+  // Format 3: whether prefetch() loads the block's view alone, the tables and line following
+  // in stages 1 and 2 (Database turns it on when the views are too many for the caches).
+  void load_views_apart(bool on) { view_stage_ = on; }
+  uint64_t views_bytes() const {
+    return header_.version == 3 ? header_.blocks * sizeof(value_lines::View) : 0;
   }
   // Whether the mapped file was read past its end (truncated under the process) since it was
   // opened: values read from it may be wrong.
@@ -243,6 +254,7 @@ class LayerFile {
   mutable HugeArray<value_lines::View> views_;
   mutable HugeArray<uint8_t> tables_;
   std::vector<uint64_t> tables_at_;
+  bool view_stage_ = false;
   mutable std::mutex views_mutex_;
   std::atomic<bool> faulted_{false};
   FaultRange* watch_ = nullptr;

@@ -24,10 +24,10 @@ def main():
                    help="standard capture's nodes over empty capture's: Kalah(6,5) with the "
                         "28-seed database, 5.9e8 against 2.4e8 (docs/costs.md)")
     # Measured here.
-    a.add_argument("--thread-rate", type=float, default=2.1e6,
-                   help="nodes a second a busy search thread: the frontier search on one "
-                        "process with 2 threads here (Kalah(6,5), 28-seed database: 2.4e8 "
-                        "nodes in 63.7 s, threads busy 92 %%)")
+    a.add_argument("--thread-rate", type=float, default=1.75e6,
+                   help="nodes a second a search thread: the first hour of the Kalah(6,6) "
+                        "campaign over the 34-seed database here, 2 processes of 1 thread "
+                        "(1.25e10 nodes in 59 min; docs/cluster.md)")
     a.add_argument("--core-scaling", type=float, default=0.5,
                    help="a core of a 64-core machine against one here: the search is bound by "
                         "random reads of the table and the database, which 64 cores share "
