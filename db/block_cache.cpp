@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <tbb/parallel_for.h>
+
 #include "base/atomic_file.h"
 
 namespace kalah {
@@ -21,6 +23,16 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
   for (int s = 1; s <= top; ++s)
     if (!layer(s).in_place()) raw += layer(s).header().boards;  // format 1: decoded to be read
   resident_ = limit_bytes >= raw;
+  uint64_t in_place_blocks = 0;
+  heat_.resize(top + 1);
+  for (int s = 1; s <= top; ++s)
+    if (layer(s).in_place()) {
+      in_place_blocks += layer(s).header().blocks;
+      heat_[s] = std::make_unique<std::atomic<uint32_t>[]>(layer(s).header().blocks);
+    }
+  hot_slots_ = std::min<uint64_t>(resident_ ? (limit_bytes - raw) / kBoardsPerBlock : 0,
+                                  in_place_blocks);
+  hot_limit_ = hot_slots_ * kBoardsPerBlock;
   if (!resident_) {
     for (int s = 1; s <= top; ++s) slots_[s] = std::vector<Slot>(layer(s).header().blocks);
     return;
@@ -123,6 +135,9 @@ void BlockCache::check_written(uint64_t since, int only) const {
     const LayerFile& l = layer(s);
     if (l.in_place() && !l.refused() && l.written_since_open()) {
       l.refuse_changed();
+      // Its hot blocks may hold values decoded from the changed bytes: none is read again.
+      if (hot_limit_)
+        for (uint64_t b = 0; b < l.header().blocks; ++b) heat_[s][b].store(kCold);
       ++epoch_;
       written += (written.empty() ? "" : ", ") + l.path();
     }
@@ -135,8 +150,62 @@ void BlockCache::check_written(uint64_t since, int only) const {
     throw DatabaseError("a layer file changed while in use; the answer is withheld (ask again)");
 }
 
+uint8_t BlockCache::in_place_value(int s, uint64_t r) const {
+  if (!hot_limit_) return layer(s).value(r);
+  const uint64_t b = r / kBoardsPerBlock;
+  if (const uint8_t* values = hot_block(s, b)) return values[r % kBoardsPerBlock];
+  // Counted by compare-and-swap, so that a count never overwrites a state; a count lost to
+  // another thread only delays the decoding.
+  std::atomic<uint32_t>& heat = heat_[s][b];
+  uint32_t h = heat.load(std::memory_order_relaxed);
+  if (h < kHotAfter) heat.compare_exchange_weak(h, h + 1, std::memory_order_relaxed);
+  if (h == kHotAfter) {
+    heat_up(s, b);
+    if (const uint8_t* values = hot_block(s, b)) return values[r % kBoardsPerBlock];
+  }
+  return layer(s).value(r);
+}
+
+int64_t BlockCache::take_slot() const {
+  std::lock_guard lock(hot_mutex_);
+  if (slots_taken_ == hot_slots_) return -1;
+  if (!arena_.data()) arena_ = HugeArray<uint8_t>(hot_limit_);  // address space, not memory
+  hot_bytes_ += kBoardsPerBlock;
+  return static_cast<int64_t>(slots_taken_++);
+}
+
+void BlockCache::heat_up(int s, uint64_t b) const {
+  std::atomic<uint32_t>& heat = heat_[s][b];
+  uint32_t h = kHotAfter;
+  if (!heat.compare_exchange_strong(h, kDecoding)) return;  // another thread decodes it
+  int64_t slot = -1;
+  try {
+    slot = take_slot();
+    if (slot >= 0) layer(s).read_block(b, arena_.data() + slot * uint64_t{kBoardsPerBlock});
+  } catch (...) {  // damaged or refused (the probe where it lies says so too), or no arena
+    heat.store(kCold);
+    if (slot < 0) return;
+    throw;
+  }
+  // Not when the layer was refused meanwhile (check_written cooled it): the slot stays unread.
+  h = kDecoding;
+  heat.compare_exchange_strong(h, slot < 0 ? kCold : kHot + static_cast<uint32_t>(slot),
+                               std::memory_order_release);
+}
+
+void BlockCache::heat_all() const {
+  if (!hot_limit_) return;
+  for (int s = 1; s < static_cast<int>(heat_.size()); ++s) {
+    if (!heat_[s]) continue;
+    tbb::parallel_for(uint64_t{0}, layer(s).header().blocks, [&](uint64_t b) {
+      uint32_t h = heat_[s][b].load();
+      if (h < kHotAfter && heat_[s][b].compare_exchange_strong(h, kHotAfter)) heat_up(s, b);
+    });
+  }
+}
+
 uint8_t BlockCache::value(int s, uint64_t r) const {
-  if (layer(s).in_place()) return layer(s).value(r);
+  if (layer(s).in_place()) return in_place_value(s, r);
   if (resident_) {
     const uint64_t b = r / kBoardsPerBlock;
     const uint8_t state = state_[s][b].load(std::memory_order_acquire);
@@ -188,7 +257,11 @@ void BlockCache::evict(Shard& shard, int s, uint64_t b) const {
 }
 
 void BlockCache::prefetch(int s, uint64_t r) const {
-  if (layer(s).in_place()) return layer(s).prefetch(r);
+  if (layer(s).in_place()) {
+    if (const uint8_t* values = hot_block(s, r / kBoardsPerBlock))
+      return __builtin_prefetch(values + r % kBoardsPerBlock);
+    return layer(s).prefetch(r);
+  }
   if (resident_) {
     const uint8_t state = state_[s][r / kBoardsPerBlock].load(std::memory_order_relaxed);
     if (state == kFromCopy) __builtin_prefetch(copy_values_[s] + r);

@@ -10,6 +10,13 @@
 // a probe costing two loads. A copy whose block fails its checksum is dropped: its blocks not yet
 // checked are decoded into the arena instead, and the copy is removed for the next opener to
 // rewrite. check_copies() notices a copy changed under the process after an answer.
+//
+// A layer searched where it lies (formats 2 and 3) has its busy blocks decoded into memory
+// ("hot": one byte a board, a block to a slot of one arena in huge pages, the slots given in the
+// order blocks turn hot) within what the limit leaves: a probe of a hot block is two loads (its
+// slot, its value), not three dependent ones and a decode. A block turns hot after kHotAfter
+// probes where it lies, so a short search decodes little and a long one probes memory
+// (docs/design.md §6.3).
 #pragma once
 
 #include <atomic>
@@ -43,8 +50,18 @@ class BlockCache {
   void prefetch(int s, uint64_t r) const;
   // The later loads of a value read where it lies (LeafValues::prefetch_again).
   void prefetch_again(int s, uint64_t r, int stage) const {
-    if (layer(s).in_place()) layer(s).prefetch_again(r, stage);
+    if (layer(s).in_place() && !hot(s, r / kBoardsPerBlock)) layer(s).prefetch_again(r, stage);
   }
+
+  // Probes of a block where it lies before it is decoded into memory (docs/experiments.md, "Hot
+  // blocks": decoding a block costs what about 1,000 probes save, and a search of a few million
+  // probes lost 7-10 % to decoding at 1,024 and 4,096).
+  static constexpr uint32_t kHotAfter = 4096;
+  // Decodes every block of the layers searched where they lie into memory now, in parallel, as
+  // far as the limit allows (a benchmark's probes of memory).
+  void heat_all() const;
+  // The bytes of memory the hot blocks hold.
+  size_t hot_bytes() const { return hot_bytes_.load(std::memory_order_relaxed); }
 
   // A count of the decoded copies found changed under this process; take it before an answer.
   uint64_t copy_epoch() const { return epoch_.load(); }
@@ -76,6 +93,24 @@ class BlockCache {
 
   const LayerFile& layer(int s) const { return *layers_[s - 1]; }
   uint8_t resident_value(int s, uint64_t b, uint64_t r) const;
+
+  // The state of a block of a layer searched where it lies: its probes counted up to kHotAfter,
+  // then (once) decoded into a slot of the arena while probes go on reading the file, then hot
+  // (kHot + its slot); cold when the limit is reached or the layer was refused.
+  enum : uint32_t { kCold = 0x7FFFFFFE, kDecoding = 0x7FFFFFFF, kHot = 0x80000000 };
+  // Block b of layer s's values in the arena, or null when it is not hot.
+  const uint8_t* hot_block(int s, uint64_t b) const {
+    if (!hot_limit_) return nullptr;
+    const uint32_t h = heat_[s][b].load(std::memory_order_acquire);
+    return h >= kHot ? arena_.data() + uint64_t{h - kHot} * kBoardsPerBlock : nullptr;
+  }
+  bool hot(int s, uint64_t b) const { return hot_block(s, b) != nullptr; }
+  uint8_t in_place_value(int s, uint64_t r) const;
+  // Decodes block b of layer s into a slot of the arena, when one is left, and publishes it.
+  void heat_up(int s, uint64_t b) const;
+  // A slot of the arena (reserved at the first), or -1 when the limit is reached.
+  int64_t take_slot() const;
+
   // Checks no more blocks of layer s's copy, and removes it.
   void drop_copy(int s) const;
   // Evicts blocks of the shard until it holds at most its share, sparing block (s, b).
@@ -86,6 +121,7 @@ class BlockCache {
   size_t shard_count_;  // up to kShards, fewer for a small limit
   size_t shard_limit_;
   bool resident_ = false;
+  size_t hot_limit_ = 0;  // bytes of hot blocks
   // Resident: [s] layer s's copy (null if none), its values, the arena, each block's state.
   std::vector<std::unique_ptr<DecodedLayer>> decoded_;
   std::vector<const uint8_t*> copy_values_;
@@ -96,6 +132,14 @@ class BlockCache {
   mutable std::unique_ptr<std::atomic<bool>[]> rewritten_;  // [s]: a dropped copy written anew
   mutable std::atomic<uint64_t> epoch_{0};
   mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
+  // Hot blocks: [s][block] the state of the layers searched where they lie; the arena (address
+  // space only until the first block), its slots and the slots given, under hot_mutex_.
+  std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> heat_;
+  mutable HugeArray<uint8_t> arena_;
+  uint64_t hot_slots_ = 0;
+  mutable uint64_t slots_taken_ = 0;
+  mutable std::atomic<size_t> hot_bytes_{0};
+  mutable std::mutex hot_mutex_;
   mutable Shard shards_[kShards];
 };
 

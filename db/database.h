@@ -69,6 +69,12 @@ class Database : public LeafValues {
   void check_layer(uint64_t since, int s) const { cache_->check_written(since, s); }
   // The directory the layers are in.
   const std::string& dir() const { return dir_; }
+  // Decodes every block of the layers searched where they lie into memory now, as far as the
+  // cache's limit allows; a search does so by itself for the blocks it probes most
+  // (db/block_cache.h). Throws DatabaseError on a damaged block.
+  void decode_in_memory() const { cache_->heat_all(); }
+  // The bytes of memory that blocks decoded so hold.
+  size_t decoded_in_memory() const { return cache_->hot_bytes(); }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).
   uint8_t encoded(int s, uint64_t r) const { return cache_->value(s, r); }
 

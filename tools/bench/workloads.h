@@ -25,9 +25,14 @@ uint64_t database_signature(const Database& db);
 struct ProbeBench {
   uint64_t probes = 0;
   double cold_seconds = 0, warm_seconds = 0;  // first pass over the boards, then again
+  // Every block searched where it lies decoded into memory (Database::decode_in_memory), then a
+  // third pass; 0 for a database with none.
+  double decode_seconds = 0, memory_seconds = 0;
+  uint64_t memory_bytes = 0;
 };
 // Probes `count` random boards (each layer weighted by its size, a fixed seed) twice, on the
-// calling thread.
+// calling thread; then decodes the blocks searched where they lie into memory and probes them
+// again.
 ProbeBench bench_probes(const Database& db, uint64_t count);
 
 struct SearchBench {

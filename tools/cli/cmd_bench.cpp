@@ -115,7 +115,10 @@ void print_json(const BenchOptions& o, int threads, const BuildBench& built,
                    .add("probe", JsonObject()
                                      .add("probes", probe.probes)
                                      .add("cold_seconds", probe.cold_seconds)
-                                     .add("warm_seconds", probe.warm_seconds))
+                                     .add("warm_seconds", probe.warm_seconds)
+                                     .add("decode_seconds", probe.decode_seconds)
+                                     .add("memory_seconds", probe.memory_seconds)
+                                     .add("memory_bytes", probe.memory_bytes))
                    .add("search", JsonObject()
                                       .add("game", "Kalah(4,4) standard")
                                       .add("value", search.value)
@@ -176,6 +179,11 @@ int cmd_bench(const std::vector<std::string>& args, bool check_only) {
         static_cast<unsigned long long>(probe.probes), probe.cold_seconds,
         probe.probes / probe.cold_seconds / 1e6, probe.warm_seconds,
         probe.probes / probe.warm_seconds / 1e6);
+    if (probe.memory_bytes)
+      std::printf(
+          "        decoded in memory (%s) in %.2f s, then the same boards %.3f s (%.2f M/s)\n",
+          human_bytes(probe.memory_bytes).c_str(), probe.decode_seconds, probe.memory_seconds,
+          probe.probes / probe.memory_seconds / 1e6);
     std::fflush(stdout);
   }
   const SearchBench search = bench_search();
