@@ -1,10 +1,11 @@
-// machine.cpp: sysconf, the cgroup files, getrlimit and getrusage behind two questions.
+// machine.cpp: sysconf, the cgroup files, getrlimit and getrusage behind its questions.
 #include "base/machine.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -61,6 +62,15 @@ uint64_t usable_memory() {
                                           ? as.rlim_cur - kAddressSpaceOverhead
                                           : as.rlim_cur / 2);
   return bytes;
+}
+
+int processes_on_this_machine() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char* value = std::getenv(name)) {
+      const long n = std::strtol(value, nullptr, 10);
+      if (n >= 1 && n <= 4096) return static_cast<int>(n);
+    }
+  return 1;
 }
 
 uint64_t peak_memory_bytes() {

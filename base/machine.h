@@ -11,6 +11,9 @@ namespace kalah {
 // of that for the libraries, thread stacks and malloc arenas that count against it. The default
 // of every memory limit and cache size.
 uint64_t usable_memory();
+// How many processes of this program share the machine, as an MPI launcher says
+// (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS); 1 outside one. Each takes its share of memory.
+int processes_on_this_machine();
 // The process's peak resident memory so far (getrusage), in bytes.
 uint64_t peak_memory_bytes();
 

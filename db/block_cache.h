@@ -60,7 +60,8 @@ class BlockCache {
   // Decodes every block of the layers searched where they lie into memory now, in parallel, as
   // far as the limit allows (a benchmark's probes of memory).
   void heat_all() const;
-  // The bytes of memory the hot blocks hold.
+  // The bytes the hot blocks may hold, and hold now.
+  size_t hot_limit() const { return hot_limit_; }
   size_t hot_bytes() const { return hot_bytes_.load(std::memory_order_relaxed); }
 
   // A count of the decoded copies found changed under this process; take it before an answer.

@@ -54,7 +54,8 @@ Database::Database(const std::string& dir, const Rules& rules, size_t cache_byte
 }
 
 size_t Database::search_cache_bytes() {
-  return static_cast<size_t>(usable_memory() / 2);
+  // Under MPI every process on the machine decodes blocks of its own (db/block_cache.h).
+  return static_cast<size_t>(usable_memory() / 2 / processes_on_this_machine());
 }
 
 std::optional<int> Database::probe(const Board& b) const {

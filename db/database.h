@@ -23,7 +23,8 @@ namespace kalah {
 class Database : public LeafValues {
  public:
   static constexpr size_t kDefaultCacheBytes = size_t{256} << 20;
-  // The cache for a search, which touches nearly every block: half the usable memory. A
+  // The cache for a search, which touches nearly every block: half the usable memory (shared
+  // by the processes of a search over several on this machine). A
   // database that fits is decoded once and read without locks; a bigger one is evicted from,
   // slower but never more memory than this.
   static size_t search_cache_bytes();
@@ -73,6 +74,8 @@ class Database : public LeafValues {
   // cache's limit allows; a search does so by itself for the blocks it probes most
   // (db/block_cache.h). Throws DatabaseError on a damaged block.
   void decode_in_memory() const { cache_->heat_all(); }
+  // The bytes decode_in_memory() would fill: the layers searched where they lie, within the limit.
+  size_t decodable_bytes() const { return cache_->hot_limit(); }
   // The bytes of memory that blocks decoded so hold.
   size_t decoded_in_memory() const { return cache_->hot_bytes(); }
   // The encoded value at rank r of layer s (1 <= s <= max_seeds()).

@@ -24,16 +24,21 @@ size_t table_bytes(const Query& q) {
 }
 
 double expected_nodes(const Query& q) {
-  const int above = seeds(q.position.board) - (q.db ? q.db->max_seeds() : 0);
+  const int on_board = seeds(q.position.board);
+  const int above = on_board - (q.db ? q.db->max_seeds() : 0);
   // Below six pits every game solves in minutes at most (Kalah(5,6): 4e7 nodes, 25 s).
   if (above <= 0 || q.rules.pits < 6) return 0;
-  // log10 of the nodes at x seeds above 20 (m = 6), through Kalah(6,4) empty over 28 seeds
-  // (x = 0, 4.1e5 nodes), Kalah(6,4) standard over 22 (x = 6, 5.0e6) and Kalah(6,5) empty over
-  // 28 (x = 12, 5.6e8); it gives Kalah(6,6) empty over 34 (x = 18) 5.8e11, where Rawlings'
-  // solver took 5.5e13. A full analysis takes about 5 times its value (docs/costs.md).
-  const double x = above * 6.0 / q.rules.pits - 20;
-  const double log_nodes = 5.61 + 0.1017 * x + 0.01333 * x * x;
-  return std::pow(10.0, x < 0 ? 5.61 + 0.18 * x : log_nodes) * (q.ask == Ask::kAnalysis ? 5 : 1);
+  // log10 of the nodes of a value search on one thread, seeds scaled to six pits: a fit to
+  // Kalah(6,4) empty over 28, 22 and 18 seeds (4.1e5, 5.0e6, 2.1e7 nodes) and Kalah(6,5) empty
+  // over 34, 28 and 22 (2e7, 5.6e8, 2.9e9), each within 2.5x; the seeds above the database
+  // count, and so do those on the board. Past 60 seeds nothing was measured to the end: the
+  // square term puts Kalah(6,6) over 34 seeds at 1e13 nodes (Rawlings' solver took 5.5e13;
+  // kalah's first hour, 1.3e10, ended no test). A full analysis takes about 5 times its value
+  // (docs/costs.md).
+  const double scale = 6.0 / q.rules.pits, n = on_board * scale;
+  double log_nodes = -0.25 + 0.175 * above * scale + 0.05 * n;
+  if (n > 60) log_nodes += 0.0208 * (n - 60) * (n - 60);
+  return std::pow(10.0, log_nodes) * (q.ask == Ask::kAnalysis ? 5 : 1);
 }
 
 namespace {

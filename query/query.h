@@ -94,11 +94,16 @@ struct Query {
 size_t table_bytes(const Query& q);
 
 // About how many nodes a value search (kValue) or a full analysis (kAnalysis) of q's position
-// takes: a fit to measured searches of m = 6 (docs/design.md §7, "What a search costs"), in the
-// seeds the position has above its database's layers (scaled by 6/m for more pits). An order of
-// magnitude at best: for warnings, not promises. 0 when the tables answer it, and below six
-// pits (every such game solves in minutes).
+// takes: a fit to measured searches of m = 6 (docs/design.md §7.1, "What a search costs"), in
+// the seeds the position has above its database's layers and on its board (scaled by 6/m for
+// more pits). Within 3x where measured: for warnings, not promises. 0 when the tables answer
+// it, and below six pits (every such game solves in minutes).
 double expected_nodes(const Query& q);
+// A search without a deadline expected to visit this many nodes a byte its database can decode
+// into memory decodes it before it starts (Database::decode_in_memory): a byte costs about what
+// 0.01 nodes do, and probes of memory save a fifth of every node after (Kalah(6,5) over 22
+// seeds); the margin covers the model's error (3x) and the time saved (5x).
+inline constexpr double kDecodeFirstNodesPerByte = 0.15;
 
 struct Outcome {
   // The question, for rendering.

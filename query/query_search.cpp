@@ -128,6 +128,12 @@ void search_position(const Query& q, const StopFlag* stop, Outcome& o) {
   }
   if (q.progress) setup.progress = [&](const SearchProgress& now) { reports.proven(now); };
   setup.live_nodes = &reports.live_nodes;
+  // A search long enough probes nearly every block thousands of times: decoded into memory first,
+  // on the query's threads, every probe is one load from the start (docs/design.md §6.3). A
+  // shorter one, or one with a deadline, decodes only the blocks it probes most.
+  if (q.db && !q.deadline &&
+      expected_nodes(q) >= kDecodeFirstNodesPerByte * static_cast<double>(q.db->decodable_bytes()))
+    q.db->decode_in_memory();
   std::optional<Heartbeat> heartbeat;  // over processes stats_ is filled by the search's thread
   if (q.progress && !q.transport) heartbeat.emplace([&] { reports.beat(); });
   SearchResult r;

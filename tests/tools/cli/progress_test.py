@@ -35,8 +35,8 @@ class Progress(unittest.TestCase):
         self.assertEqual(code, 130, err)
         lines = err.splitlines()
         self.assertIn("will likely take over an hour", lines[0])
-        self.assertRegex(lines[0], r"take (about \d+ hours \(\d+ days\)|far more than 10,000 "
-                                   r"hours) at \d+ million nodes/s on 1 thread ")
+        self.assertRegex(lines[0], r"take (about \d+(\.\d)? hours( \(\d+ days\))?|far more than "
+                                   r"10,000 hours) at \d+ million nodes/s on 1 thread ")
         self.assertIn("--value-only", lines[0])
         progress = [l for l in lines[1:] if re.match(r"\s*\d+\.\d s", l)]
         self.assertGreaterEqual(len(progress), 2, err)
