@@ -20,17 +20,14 @@ class HugeArray {
 
  public:
   HugeArray() = default;
-  // `huge` false: in 4 KiB pages, for an array touched sparsely, whose pages would otherwise be
-  // zeroed 2 MiB at a time.
-  explicit HugeArray(size_t count, bool huge = true) : size_(count) {
+  explicit HugeArray(size_t count) : size_(count) {
     if (count == 0) return;
     // NORESERVE: a table reserves its limit and touches only what it uses
     // (solver/transposition_table.h); reserving more than the machine has must not fail.
     void* p = mmap(nullptr, bytes(), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    // Advice only: failure just means small pages.
-    madvise(p, bytes(), huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    madvise(p, bytes(), MADV_HUGEPAGE);  // advice only: failure just means small pages
     data_ = static_cast<T*>(p);
   }
   HugeArray(HugeArray&& o) noexcept

@@ -1,9 +1,9 @@
 // block_cache.cpp: decoding on demand, lock-free resident reads, CLOCK eviction.
 #include "db/block_cache.h"
 
-#include <algorithm>
-
 #include <tbb/parallel_for.h>
+
+#include <algorithm>
 
 #include "base/atomic_file.h"
 
@@ -30,8 +30,8 @@ BlockCache::BlockCache(const std::vector<std::unique_ptr<LayerFile>>& layers, si
       in_place_blocks += layer(s).header().blocks;
       heat_[s] = std::make_unique<std::atomic<uint32_t>[]>(layer(s).header().blocks);
     }
-  hot_slots_ = std::min<uint64_t>(resident_ ? (limit_bytes - raw) / kBoardsPerBlock : 0,
-                                  in_place_blocks);
+  hot_slots_ =
+      std::min<uint64_t>(resident_ ? (limit_bytes - raw) / kBoardsPerBlock : 0, in_place_blocks);
   hot_limit_ = hot_slots_ * kBoardsPerBlock;
   if (!resident_) {
     for (int s = 1; s <= top; ++s) slots_[s] = std::vector<Slot>(layer(s).header().blocks);

@@ -54,8 +54,8 @@ class BlockCache {
   }
 
   // Probes of a block where it lies before it is decoded into memory (docs/experiments.md, "Hot
-  // blocks": decoding a block costs what about 1,000 probes save, and a search of a few million
-  // probes lost 7-10 % to decoding at 1,024 and 4,096).
+  // blocks": decoding a block costs what about 1,000 probes save, yet a search of a few million
+  // probes lost 4-6 % to decoding after 1,024 and 2,048).
   static constexpr uint32_t kHotAfter = 4096;
   // Decodes every block of the layers searched where they lie into memory now, in parallel, as
   // far as the limit allows (a benchmark's probes of memory).

@@ -28,8 +28,7 @@ std::vector<int> every_value(const Database& db) {
       const Board b = db.ranker().unrank(s, r);
       if (is_terminal(db.rules(), b)) continue;
       const uint64_t at = db.prefetch(b);
-      for (int stage = 1; stage <= db.prefetch_stages(); ++stage)
-        db.prefetch_again(s, at, stage);
+      for (int stage = 1; stage <= db.prefetch_stages(); ++stage) db.prefetch_again(s, at, stage);
       values.push_back(db.value_at(b, at));
     }
   return values;
