@@ -31,11 +31,10 @@ double expected_nodes(const Query& q) {
   // log10 of the nodes of a value search on one thread, seeds scaled to six pits: a fit to
   // Kalah(6,4) empty over 28, 22 and 18 seeds (4.1e5, 5.0e6, 2.1e7 nodes; standard over 22,
   // 1.3e7) and Kalah(6,5) empty over 34, 28 and 22 (2e7, 2.4e8, 2.9e9; standard over 28, 5.9e8),
-  // each within 3x; the seeds above the database
-  // count, and so do those on the board. Past 60 seeds nothing was measured to the end: the
-  // square term puts Kalah(6,6) over 34 seeds at 1e13 nodes (Rawlings' solver took 5.5e13;
-  // kalah's first hour, 1.3e10, ended no test). A full analysis takes about 5 times its value
-  // (docs/costs.md).
+  // each within 3x: the seeds above the database count, and so do those on the board. Past 60
+  // seeds nothing was measured to the end: the square term puts Kalah(6,6) over 34 seeds at 1e13
+  // nodes (Rawlings' solver took 5.5e13; kalah's first hour, 1.3e10, ended no test). A full
+  // analysis takes about 5 times its value (docs/costs.md).
   const double scale = 6.0 / q.rules.pits, n = on_board * scale;
   double log_nodes = -0.25 + 0.175 * above * scale + 0.05 * n;
   if (n > 60) log_nodes += 0.0208 * (n - 60) * (n - 60);

@@ -102,7 +102,7 @@ double expected_nodes(const Query& q);
 // A search without a deadline expected to visit this many nodes a byte its database can decode
 // into memory decodes it before it starts (Database::decode_in_memory): a byte costs about what
 // 0.01 nodes do, and probes of memory save a fifth of every node after (Kalah(6,5) over 22
-// seeds); the margin covers the model's error (3x) and the time saved (5x).
+// seeds): even at 0.05 nodes a byte, three times that for the model's error.
 inline constexpr double kDecodeFirstNodesPerByte = 0.15;
 
 struct Outcome {
