@@ -168,9 +168,8 @@ uint8_t BlockCache::in_place_value(int s, uint64_t r) const {
 
 int64_t BlockCache::take_slot() const {
   std::lock_guard lock(hot_mutex_);
-  if (slots_taken_ == hot_slots_) return -1;
+  if (slots_taken_.load() == hot_slots_) return -1;
   if (!arena_.data()) arena_ = HugeArray<uint8_t>(hot_limit_);  // address space, not memory
-  hot_bytes_ += kBoardsPerBlock;
   return static_cast<int64_t>(slots_taken_++);
 }
 

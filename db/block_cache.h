@@ -62,7 +62,9 @@ class BlockCache {
   void heat_all() const;
   // The bytes the hot blocks may hold, and hold now.
   size_t hot_limit() const { return hot_limit_; }
-  size_t hot_bytes() const { return hot_bytes_.load(std::memory_order_relaxed); }
+  size_t hot_bytes() const {
+    return slots_taken_.load(std::memory_order_relaxed) * kBoardsPerBlock;
+  }
 
   // A count of the decoded copies found changed under this process; take it before an answer.
   uint64_t copy_epoch() const { return epoch_.load(); }
@@ -134,12 +136,11 @@ class BlockCache {
   mutable std::atomic<uint64_t> epoch_{0};
   mutable std::vector<std::vector<Slot>> slots_;  // [s][block]; [0] unused
   // Hot blocks: [s][block] the state of the layers searched where they lie; the arena (address
-  // space only until the first block), its slots and the slots given, under hot_mutex_.
+  // space only until the first block), its slots and the slots given (changed under hot_mutex_).
   std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> heat_;
   mutable HugeArray<uint8_t> arena_;
   uint64_t hot_slots_ = 0;
-  mutable uint64_t slots_taken_ = 0;
-  mutable std::atomic<size_t> hot_bytes_{0};
+  mutable std::atomic<uint64_t> slots_taken_{0};
   mutable std::mutex hot_mutex_;
   mutable Shard shards_[kShards];
 };

@@ -63,14 +63,14 @@ TEST_F(HotBlocks, EveryBoardEqualsFormatOneDecodedOrWhereItLies) {
   EXPECT_EQ(every_value(db), expected_) << "decoded in memory";
 }
 
-// A block turns hot at its kHotAfter-th probe where it lies, not before; the others stay where
-// they lie.
+// A block turns hot at the probe after its kHotAfter-th where it lies, not before; the others
+// stay where they lie.
 TEST_F(HotBlocks, ABlockIsDecodedAfterItsProbes) {
   const Database db(dir_.str(), rules_, size_t{1} << 30);
   const uint8_t first = db.encoded(kTop, 0);
   for (uint32_t i = 2; i < BlockCache::kHotAfter; ++i) db.encoded(kTop, i % 100);
   EXPECT_EQ(db.decoded_in_memory(), 0u);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(db.encoded(kTop, 0), first);  // the kHotAfter-th on
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(db.encoded(kTop, 0), first);  // kHotAfter, then decoded
   EXPECT_EQ(db.decoded_in_memory(), kBlockBytes);
   EXPECT_EQ(every_value(db), expected_);
 }
