@@ -70,11 +70,4 @@ int Database::value_at(const Board& b, uint64_t rank) const {
   return decode_value(rules_, s, encoded(s, rank));
 }
 
-Analysis Database::analyse(const Position& p, uint64_t& lookups) const {
-  return kalah::analyse(rules_, p, [&](const Board& b) {
-    ++lookups;
-    return *probe(b);  // every board reached has at most p's seeds
-  });
-}
-
 }  // namespace kalah

@@ -15,8 +15,7 @@
 #include "db/file_names.h"
 #include "db/layer_file.h"
 #include "db/rank.h"
-#include "solver/analysis.h"
-#include "solver/leaf_values.h"
+#include "game/leaf_values.h"
 
 namespace kalah {
 
@@ -55,9 +54,6 @@ class Database : public LeafValues {
     cache_->prefetch_again(seeds, rank, stage);
   }
   int value_at(const Board& b, uint64_t rank) const override;
-  // Every move's value and a best line from the database alone (p has at most max_seeds()
-  // seeds on its pits); `lookups` counts the probes.
-  Analysis analyse(const Position& p, uint64_t& lookups) const;
   // A count of the decoded copies found changed under this process: take it before an answer,
   // and pass it to check_copies() after (db/block_cache.h). Thread-safe.
   uint64_t copy_epoch() const { return cache_->copy_epoch(); }

@@ -3,10 +3,12 @@
 //   1. the checksum of every file (header, blocks, index), and every value decoded and in range;
 //   2. values recomputed from their children, one move deeper through the database, on random
 //      boards of each layer or on all of them;
-//   3. values against the exact search solver on a few random boards of the small layers.
+//   3. values against an independent oracle (`kalah verify` gives the exact search solver) on a
+//      few random boards of the small layers.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ struct VerifyOptions {
   bool full = false;        // recompute every board instead
   uint64_t solver_sample = 20;
   int solver_max_seeds = 16;  // compare with the solver only in layers up to this
+  // Way 3's oracle, V of a board found without the database (none: way 3 is skipped). Given by
+  // the caller, so that the prober does not link the search. Called from one thread.
+  std::function<int(const Board&)> exact;
 };
 
 // Way 1 for a variant's files: the failures, each naming its file (empty: all good).

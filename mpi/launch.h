@@ -8,7 +8,7 @@
 #include "base/stop.h"
 #include "parallel/leaf_jobs.h"
 #include "retrograde/builder.h"
-#include "solver/leaf_values.h"
+#include "game/leaf_values.h"
 
 namespace kalah {
 

@@ -13,7 +13,7 @@
 #include "base/stop.h"
 #include "game/value.h"
 #include "solver/analysis.h"
-#include "solver/leaf_values.h"
+#include "game/leaf_values.h"
 #include "solver/transposition_table.h"
 
 namespace kalah {

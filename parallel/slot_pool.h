@@ -11,7 +11,7 @@
 
 #include "base/stop.h"
 #include "parallel/leaf_jobs.h"
-#include "solver/leaf_values.h"
+#include "game/leaf_values.h"
 #include "solver/transposition_table.h"
 
 namespace kalah {

@@ -8,6 +8,7 @@
 
 #include "base/deadline.h"
 #include "parallel/parallel_search.h"
+#include "query/database_analysis.h"
 #include "solver/heuristic.h"
 
 namespace kalah {
@@ -71,7 +72,7 @@ MoveChoice choose_move(const SearchSetup& setup, const Database* db, const Posit
   if (is_terminal(rules, p.board)) return {-1, true, stores + terminal_value(rules, p.board)};
   if (db && seeds(p.board) <= db->max_seeds()) {
     uint64_t probes = 0;
-    const Analysis a = db->analyse(p, probes);
+    const Analysis a = analyse(*db, p, probes);
     const MoveChoice choice{a.best_line.front().front(), true, a.value, Source::kDatabase, 0};
     if (improved) improved(choice);
     return choice;

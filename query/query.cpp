@@ -12,6 +12,7 @@
 #include "base/deadline.h"
 #include "base/threads.h"
 #include "base/units.h"
+#include "query/database_analysis.h"
 #include "query/estimating.h"
 #include "query/query_search.h"
 
@@ -123,7 +124,7 @@ void check_same_rules(const Rules& held, const Rules& asked) {
 bool from_tables(const Query& q, Outcome& o) {
   const Position& p = q.position;
   if (q.db && seeds(p.board) <= q.db->max_seeds()) {
-    o.analysis = q.db->analyse(p, o.probes);
+    o.analysis = analyse(*q.db, p, o.probes);
     o.source = Source::kDatabase;
     o.nodes = o.probes;
   } else if (std::optional<StoredAnswer> s; q.db && q.store && (s = q.store->find(p)).has_value()) {

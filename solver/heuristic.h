@@ -19,7 +19,7 @@
 #include "base/stop.h"
 #include "game/rules.h"
 #include "game/value.h"
-#include "solver/leaf_values.h"
+#include "game/leaf_values.h"
 
 namespace kalah {
 

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "game/rules.h"
-#include "solver/leaf_values.h"
+#include "game/leaf_values.h"
 #include "solver/solver.h"
 
 namespace kalah {
