@@ -1,6 +1,7 @@
 // estimating.cpp: the heuristic search beside the proof (query/estimating.h).
 #include "query/estimating.h"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,8 +13,13 @@
 namespace kalah {
 namespace {
 
-// The calling thread's nice value (Linux keeps one per thread); failures are harmless.
-void lower_priority() {
+// The calling thread's priority (Linux keeps one per thread): nice 10, or only what no other
+// thread wants. Failures are harmless.
+void lower_priority(bool idle_only) {
+  if (idle_only) {
+    const sched_param none{};
+    if (sched_setscheduler(0, SCHED_IDLE, &none) == 0) return;  // 0: the calling thread
+  }
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
 }
 
@@ -81,7 +87,7 @@ void Estimating::work(const Query& q) {
     }
     improved_.notify_all();
     if (!lowered && std::chrono::steady_clock::now() - start_ >= slice_) {
-      lower_priority();
+      lower_priority(q.estimate_when_idle);
       lowered = true;
     }
   });

@@ -29,7 +29,8 @@ class Estimating {
   // Starts the heuristic search of q's position (every move's estimate for a full analysis),
   // calling `improved` on its own thread with each iteration's estimate (final margins). For its
   // first `slice` it has a core to itself; after that it runs at a lower priority, so that it
-  // improves the estimate with what the search leaves idle and a little more.
+  // improves the estimate with what the search leaves idle and a little more (or nothing more:
+  // Query::estimate_when_idle).
   Estimating(const Query& q, std::chrono::milliseconds slice, Improved improved = {});
   // Stops it.
   ~Estimating();

@@ -76,6 +76,11 @@ struct Query {
   // With estimate: every move's estimate too, also for kValue (a board shows them while the
   // value is searched for; a full analysis always has them).
   bool estimate_every_move = false;
+  // With estimate: after its first slice the estimate improves only on cores the search leaves
+  // idle (SCHED_IDLE), not on a share of the search's (nice 10): for an estimate nobody watches
+  // (a log, a campaign), which would otherwise cost a search on every core about 6 % of its
+  // nodes (docs/experiments.md, "The estimate's share").
+  bool estimate_when_idle = false;
   // Its sinks.
   std::function<void(const QueryProgress&)> progress;
   std::function<void(const std::string&)> note;  // a line about checkpoints (resumed, saved)

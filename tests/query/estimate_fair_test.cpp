@@ -4,6 +4,10 @@
 // (query/fair_query.h): run() finds exactly the fair starts the oracle finds, over a database
 // as without, writes and refuses what it should, and stops when asked.
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <optional>
@@ -91,6 +95,36 @@ TEST(Estimating, TheThreadImprovesTheEstimateUntilItIsDestroyed) {
   EXPECT_GE(after, 1);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(reports, after) << "the estimate was improved after its Estimating ended";
+}
+
+// After its first slice the thread steps back: to nice 10, or, for an estimate nobody watches,
+// to the cores nobody else wants (SCHED_IDLE). Each report reads the policy of the thread that
+// made it; the second, after the slice, sees the lowered one.
+TEST(Estimating, AfterItsSliceTheThreadYieldsAShareOrEverything) {
+  Position p;
+  p.board = start_board(6, 6);
+  for (bool idle : {false, true}) {
+    Query q = query_of(Rules{6}, p);
+    q.estimate_when_idle = idle;
+    std::atomic<int> policy{-1}, nice{-100};
+    std::atomic<int> reports{0};
+    {
+      Estimating estimating(q, std::chrono::milliseconds(0), [&](const Estimate&) {
+        policy = sched_getscheduler(0);
+        nice = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+        ++reports;
+      });
+      for (int i = 0; i < 500 && reports < 2; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_GE(reports, 2) << "the estimate deepened once at most in 5 s";
+    if (idle) {
+      EXPECT_EQ(policy, SCHED_IDLE);
+    } else {
+      EXPECT_EQ(policy, SCHED_OTHER);
+      EXPECT_EQ(nice, 10);
+    }
+  }
 }
 
 // The oracle's fair starts of Kalah(3,n) within `moved` seeds moved, South to move.
