@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -14,12 +13,9 @@
 
 #include "base/atomic_file.h"
 #include "base/checksum.h"
-#include "base/compress.h"
 #include "base/le_bytes.h"
 #include "db/file_names.h"
 #include "db/rank.h"
-#include "db/value_blocks.h"
-#include "db/value_lines.h"
 #include "kalah/version.h"
 
 namespace kalah {
@@ -108,9 +104,7 @@ std::string writer_version(const LayerHeader& h) {
 std::string layer_block(const Rules& rules, int s, uint64_t block, const uint8_t* values,
                         uint64_t count, const LayerFormat& format) {
   const int symbols = encode_value(rules, s, s) + 1;
-  if (format.version == 1) return compress_block(values, count, format.zstd_level);
-  if (format.version == 2) return value_blocks::encode(values, count, symbols, block);
-  return value_lines::encode(values, count, symbols, block);
+  return layer_codec(format.version).encode(values, count, symbols, block, format.zstd_level);
 }
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, const uint8_t* values,
@@ -129,16 +123,13 @@ uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, con
 
 uint64_t write_layer_file(const std::string& dir, const Rules& rules, int s, uint64_t boards,
                           const FrameSource& frames, uint32_t version) {
-  if (version < kOldestFormat || version > kNewestFormat)
-    throw std::invalid_argument("layer format " + std::to_string(version) + ": this kalah writes " +
-                                std::to_string(kOldestFormat) + ".." +
-                                std::to_string(kNewestFormat));
+  const LayerCodec& codec = layer_codec(version);
   LayerHeader h;
   h.version = version;
   h.rules = rules;
   h.seeds = s;
   h.encoding = value_encoding(rules);
-  h.coding = block_coding(version);
+  h.coding = codec.coding;
   h.writer = KALAH_VERSION_MAJOR << 16 | KALAH_VERSION_MINOR << 8 | KALAH_VERSION_PATCH;
   h.boards = boards;
   h.blocks = (boards + h.boards_per_block - 1) / h.boards_per_block;
@@ -177,14 +168,16 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
   const uint64_t stored_header_checksum = get_le(raw + kHeaderChecksumAt, 8);
   std::memset(raw + kHeaderChecksumAt, 0, 8);
   header_ = parse(raw);
-  if (header_.version < kOldestFormat || header_.version > kNewestFormat)
+  codec_ = find_codec(header_.version);
+  if (!codec_)
     fail("format version " + std::to_string(header_.version) + ", this kalah reads versions " +
-             std::to_string(kOldestFormat) + ".." + std::to_string(kNewestFormat),
+             known_formats(),
          Problem::kForeign);
+  views_probe_ = codec_->views;
   if (Checksum::of(raw, kHeaderSize) != stored_header_checksum) fail("header checksum mismatch");
   check_header(expect_rules, expect_seeds, actual_size);
   read_index();
-  if (header_.version >= 2) map_file();
+  if (codec_->in_place) map_file();
 }
 
 void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
@@ -208,8 +201,7 @@ void LayerFile::check_header(const Rules& expect_rules, int expect_seeds,
   if (h.seeds != expect_seeds) field("layer", h.seeds, std::to_string(expect_seeds));
   if (h.encoding != value_encoding(h.rules))
     field("value encoding", h.encoding, std::to_string(value_encoding(h.rules)));
-  if (h.coding != block_coding(h.version))
-    field("block coding", h.coding, std::to_string(block_coding(h.version)));
+  if (h.coding != codec_->coding) field("block coding", h.coding, std::to_string(codec_->coding));
   if (h.boards_per_block != kBoardsPerBlock)
     field("boards per block", h.boards_per_block, std::to_string(kBoardsPerBlock));
   const int m = h.rules.pits;
@@ -238,9 +230,7 @@ void LayerFile::read_index() {
   if (index_.front() != kHeaderSize || index_.back() != h.index_offset)
     fail("block index does not span the blocks");
   for (uint64_t b = 0; b < h.blocks; ++b) {
-    const uint64_t largest = h.version == 1   ? ZSTD_compressBound(block_boards(b)) + 64
-                             : h.version == 2 ? value_blocks::max_size(block_boards(b), symbols())
-                                              : value_lines::max_size(block_boards(b), symbols());
+    const uint64_t largest = codec_->max_size(block_boards(b), symbols());
     if (index_[b + 1] <= index_[b] || index_[b + 1] - index_[b] > largest)
       fail("block index entry " + std::to_string(b) + " is out of order or too large");
   }
@@ -276,21 +266,15 @@ uint64_t LayerFile::block_boards(uint64_t block) const {
 
 void LayerFile::read_block(uint64_t block, uint8_t* out) const {
   if (map_) return decode_in_place(block, out);
-  struct Decompressor {
-    ZSTD_DCtx* dctx = ZSTD_createDCtx();
-    std::vector<char> frame;
-    ~Decompressor() { ZSTD_freeDCtx(dctx); }
-  };
-  thread_local Decompressor d;
+  thread_local std::vector<uint8_t> frame;
   const uint64_t n = block_boards(block);
-  d.frame.resize(compressed_size(block));
-  pread_exact(d.frame.data(), d.frame.size(), index_[block]);
-  const size_t r = ZSTD_decompressDCtx(d.dctx, out, n, d.frame.data(), d.frame.size());
-  if (ZSTD_isError(r))
-    fail("block " + std::to_string(block) + " is damaged (" + ZSTD_getErrorName(r) + ")");
-  if (r != n)
-    fail("block " + std::to_string(block) + " holds " + std::to_string(r) + " values, expected " +
-         std::to_string(n));
+  frame.resize(compressed_size(block));
+  pread_exact(frame.data(), frame.size(), index_[block]);
+  try {
+    codec_->decode(frame.data(), frame.size(), n, symbols(), out);
+  } catch (const std::runtime_error& e) {
+    fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
+  }
   // Every code of layer s lies in 0..s (owner) or 0..2s (discard): anything else would be served
   // as a value no board can have.
   const uint8_t top = encode_value(header_.rules, header_.seeds, header_.seeds);

@@ -2,7 +2,8 @@
 //
 // One file per rule variant and layer s: every board with s seeds on the pits, in rank order
 // (db/rank.h), one value per board (db/value_code.h), in blocks of 65,536 boards coded
-// independently. File names: db/file_names.h. This header is the format's one owner.
+// independently. File names: db/file_names.h. This header owns the layout; how a block is coded
+// is its format version's codec (db/layer_codec.h), chosen there and nowhere else.
 //
 // Format 3 (what kalah writes unless told) codes each block as db/value_lines.h says: a search
 // probes the mapped file where it lies, reading one 64-byte line (its block's tables and line
@@ -64,31 +65,22 @@
 #include "base/huge_array.h"
 #include "base/regular_file.h"
 #include "db/database_error.h"
-#include "db/value_blocks.h"
+#include "db/layer_codec.h"
 #include "db/value_code.h"
 #include "db/value_lines.h"
 #include "game/rules.h"
 
 namespace kalah {
 
-inline constexpr uint32_t kFormatVersion = 3;  // what kalah writes unless told
-inline constexpr uint32_t kOldestFormat = 1;   // the oldest it reads and writes
-inline constexpr uint32_t kNewestFormat = 3;   // the newest
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr uint32_t kBoardsPerBlock = 1 << 16;
-
-// The block coding (header byte 19) each format version uses: 0 zstd frames, 1 value blocks,
-// 2 value lines.
-inline uint8_t block_coding(uint32_t version) {
-  return static_cast<uint8_t>(version - 1);
-}
 
 struct LayerHeader {
   uint32_t version = kFormatVersion;
   Rules rules;
   int seeds = 0;
   uint8_t encoding = 0;
-  uint8_t coding = block_coding(kFormatVersion);
+  uint8_t coding = 0;  // its codec's (db/layer_codec.h)
   uint32_t boards_per_block = kBoardsPerBlock;
   uint64_t boards = 0;
   uint64_t blocks = 0;
@@ -140,6 +132,7 @@ class LayerFile {
 
   const std::string& path() const { return path_; }
   const LayerHeader& header() const { return header_; }
+  const LayerCodec& codec() const { return *codec_; }
   uint64_t block_boards(uint64_t block) const;  // boards in this block
   uint64_t compressed_size(uint64_t block) const { return index_[block + 1] - index_[block]; }
 
@@ -159,7 +152,7 @@ class LayerFile {
   // view's tables; format 2, the block's head and offsets.
   void prefetch(uint64_t r) const {
     const uint64_t b = r / kBoardsPerBlock;
-    if (header_.version == 3) {
+    if (views_probe_) {
       if (view_stage_) {
         __builtin_prefetch(&checked_[b]);
         __builtin_prefetch(&views_[b]);
@@ -167,8 +160,7 @@ class LayerFile {
         views_[b].prefetch(r % kBoardsPerBlock);
       }
     } else {
-      value_blocks::View::prefetch(map_ + index_[b], block_boards(b), symbols(),
-                                   r % kBoardsPerBlock);
+      codec_->prefetch(map_ + index_[b], block_boards(b), symbols(), r % kBoardsPerBlock);
     }
   }
   // Then, each stage once the one before had time to arrive (LeafValues::prefetch_again):
@@ -177,21 +169,21 @@ class LayerFile {
   // unchecked block's tables and offsets are not trusted to point inside it.
   void prefetch_again(uint64_t r, int stage) const {
     const uint64_t b = r / kBoardsPerBlock;
-    if (header_.version == 3) {
+    if (views_probe_) {
       if (!checked_[b].load(std::memory_order_acquire)) return;
       if (stage == 1 && view_stage_)
         views_[b].prefetch(r % kBoardsPerBlock);
       else if (stage == 1 + view_stage_)
         views_[b].prefetch_line(r % kBoardsPerBlock);
     } else if (stage == 1 && checked_[b].load(std::memory_order_relaxed)) {
-      value_blocks::View::prefetch_stream(map_ + index_[b], r % kBoardsPerBlock);
+      codec_->prefetch_stream(map_ + index_[b], r % kBoardsPerBlock);
     }
   }
   // Format 3: whether prefetch() loads the block's view alone, the tables and line following
   // in stages 1 and 2 (Database turns it on when the views are too many for the caches).
   void load_views_apart(bool on) { view_stage_ = on; }
   uint64_t views_bytes() const {
-    return header_.version == 3 ? header_.blocks * sizeof(value_lines::View) : 0;
+    return views_probe_ ? header_.blocks * sizeof(value_lines::View) : 0;
   }
   // Whether the mapped file was read past its end (truncated under the process) since it was
   // opened: values read from it may be wrong.
@@ -243,6 +235,8 @@ class LayerFile {
   std::string path_;
   Fd fd_;  // closed by its own destructor, also when the constructor throws
   LayerHeader header_;
+  const LayerCodec* codec_ = nullptr;  // the header's version's
+  bool views_probe_ = false;           // codec_->views, where a probe reads it first
   std::vector<uint64_t> index_;
   // Formats 2 and 3: the file mapped, each block's first check done, reads past the end seen.
   const uint8_t* map_ = nullptr;

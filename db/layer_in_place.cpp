@@ -1,12 +1,11 @@
-// layer_in_place.cpp: probing a layer file of format 2 or 3 where it lies, mapped (layer_file.h).
+// layer_in_place.cpp: probing a layer file where it lies, mapped (layer_file.h), through its
+// codec (db/layer_codec.h): format 3's views, or format 2's blocks as they are.
 #include <sys/mman.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "db/layer_file.h"
-#include "db/value_blocks.h"
-#include "db/value_lines.h"
 
 namespace kalah {
 
@@ -25,7 +24,7 @@ void LayerFile::map_file() {
   // format 1's decoded copies (docs/design.md §6). Advice only.
   ::madvise(p, header_.file_size, MADV_HUGEPAGE);
   checked_ = HugeArray<std::atomic<bool>>(header_.blocks);
-  if (header_.version != 3) return;
+  if (!views_probe_) return;
   views_ = HugeArray<value_lines::View>(header_.blocks);
   tables_at_.resize(header_.blocks + 1);
   for (uint64_t b = 0; b < header_.blocks; ++b)
@@ -55,13 +54,10 @@ void LayerFile::check_block(uint64_t block) const {
         "changed while in use (written to by another program); its values are refused until "
         "kalah opens it again");
   const uint8_t* at = map_ + index_[block];
-  const std::string wrong = header_.version == 3
-                                ? value_lines::View::check(at, compressed_size(block),
-                                                           block_boards(block), symbols(), block)
-                                : value_blocks::View::check(at, compressed_size(block),
-                                                            block_boards(block), symbols(), block);
+  const std::string wrong =
+      codec_->check(at, compressed_size(block), block_boards(block), symbols(), block);
   if (!wrong.empty()) fail("block " + std::to_string(block) + " is damaged (" + wrong + ")");
-  if (header_.version == 3) {
+  if (views_probe_) {
     const std::lock_guard<std::mutex> lock(views_mutex_);
     // Made once, never changed after: a probe may be reading them (a block unchecked by
     // refuse_changed keeps its tables).
@@ -82,12 +78,11 @@ void LayerFile::check_block(uint64_t block) const {
 void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
   check_block(block);
   try {
-    if (header_.version == 3)
+    if (views_probe_)
       views_[block].decode(out);
     else
-      value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
-                         symbols())
-          .decode(out);
+      codec_->decode(map_ + index_[block], compressed_size(block), block_boards(block), symbols(),
+                     out);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }
@@ -95,10 +90,9 @@ void LayerFile::decode_in_place(uint64_t block, uint8_t* out) const {
 
 uint8_t LayerFile::probe(uint64_t block, uint64_t i) const {
   try {
-    if (header_.version == 3) return views_[block].at(i);
-    return value_blocks::View(map_ + index_[block], compressed_size(block), block_boards(block),
-                              symbols())
-        .at(i);
+    if (views_probe_) return views_[block].at(i);
+    return codec_->at(map_ + index_[block], compressed_size(block), block_boards(block), symbols(),
+                      i);
   } catch (const std::runtime_error& e) {
     fail("block " + std::to_string(block) + " is damaged (" + e.what() + ")");
   }

@@ -42,10 +42,10 @@ void convert(const LayerFile& from, const BuildOptions& o, int s) {
       o.format.version);
 }
 
-// A decoded copy is format 1's cache (db/decoded_layer.h): once a layer is in another format, or
-// was just rewritten, its copy is only disk.
+// A decoded copy is the cache of a layer not searched in place (format 1, db/decoded_layer.h):
+// once the layer is in another format, or was just rewritten, its copy is only disk.
 void remove_stale_copy(const BuildOptions& o, int s, uint32_t version, BuildObserver& observer) {
-  if (o.format.version == 1 && version == 1) return;
+  if (!layer_codec(o.format.version).in_place && o.format.version == version) return;
   namespace fs = std::filesystem;
   const std::string copy = DecodedLayer::path(o.dir, o.rules, s);
   std::error_code ec;

@@ -66,9 +66,8 @@ void validate(const BuildOptions& o) {
   if (o.format.zstd_level < 1 || o.format.zstd_level > 19)
     throw std::invalid_argument("zstd level must be 1..19, got " +
                                 std::to_string(o.format.zstd_level));
-  if (o.format.version < kOldestFormat || o.format.version > kNewestFormat)
-    throw std::invalid_argument("layer format must be " + std::to_string(kOldestFormat) + ".." +
-                                std::to_string(kNewestFormat) + ", got " +
+  if (!find_codec(o.format.version))
+    throw std::invalid_argument("layer format must be " + known_formats() + ", got " +
                                 std::to_string(o.format.version));
   thread_count(o.threads);
   try {

@@ -63,7 +63,8 @@ JsonObject layer_json(const LayerInfo& l) {
       .add("draws", l.wdl.draws)
       .add("losses", l.wdl.losses)
       .add("written_by", l.writer)
-      .add("format", static_cast<int>(l.format));
+      .add("format", static_cast<int>(l.format))
+      .add("coding", find_codec(l.format)->name);
 }
 
 // What else is in the directory: anything but the layer files of its variants, the lock file and

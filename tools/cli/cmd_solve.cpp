@@ -192,7 +192,8 @@ int run_and_print(const SolveOptions& o, const Game& game, Query& q,
   // warning promises it to a long search's Ctrl-C wherever its output goes).
   q.estimate =
       (o.progress || o.seconds > 0 || warned || isatty(STDERR_FILENO)) && q.transport == nullptr;
-  // Progress written to a file is read later, if at all: its estimate takes no core from the search.
+  // Progress written to a file is read later, if at all: its estimate takes no core from the
+  // search.
   q.estimate_when_idle = !isatty(STDERR_FILENO);
   const Outcome out = run(q);
   progress.clear();

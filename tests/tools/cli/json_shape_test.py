@@ -110,6 +110,7 @@ class Shape(unittest.TestCase):
         self.assertEqual([l["seeds"] for l in info["layers"]], list(range(1, 9)))
         self.assertEqual(info["layers"][0]["written_by"], VERSION)
         self.assertEqual(info["layers"][0]["format"], 3)
+        self.assertEqual(info["layers"][0]["coding"], "value lines")
         verify = objects("verify", "--db", self.db, "--json")[0]
         self.answer(verify, "verify", {"pits", "rules", "layers", "problems", "ok"})
         self.assertTrue(verify["ok"])
