@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "base/file_error.h"
+#include "base/regular_file.h"
 
 namespace kalah {
 namespace {
@@ -37,7 +38,10 @@ int remove_stale_temporaries(const std::string& dir) {
 }
 
 AtomicFile::AtomicFile(const std::string& dir, const std::string& name)
-    : dir_(dir), path_(dir + "/" + name), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+    : dir_(dir),
+      path_(dir.ends_with('/') ? dir + name : dir + "/" + name),
+      tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+  refuse_other_than_file();
   // Without a name until committed, so that a process killed while writing leaves nothing; a file
   // system without O_TMPFILE gets the named temporary file.
   fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
@@ -69,7 +73,14 @@ void AtomicFile::write_at(const void* data, size_t size, uint64_t offset) const 
   }
 }
 
+void AtomicFile::refuse_other_than_file() const {
+  if (const std::string what = not_writable_as_file(path_); !what.empty())
+    throw FileError(path_ + ": " + what +
+                    " is there, not a regular file: kalah replaces only files");
+}
+
 void AtomicFile::commit() {
+  refuse_other_than_file();  // what was put there while the file was written
   if (::fsync(fd_) != 0) fail(tmp_, "fsync", errno);
   // An unnamed file gets the temporary name now (linkat cannot replace a file), for a moment.
   if (!named_) {

@@ -20,7 +20,9 @@ int remove_stale_temporaries(const std::string& dir);
 
 class AtomicFile {
  public:
-  // Creates the temporary file in dir for dir/name.
+  // Creates the temporary file in dir for dir/name. Throws FileError when something other than a
+  // regular file is at dir/name (a device, a directory, a link: base/regular_file.h), here and
+  // again at commit(): kalah replaces only files.
   AtomicFile(const std::string& dir, const std::string& name);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
@@ -35,6 +37,8 @@ class AtomicFile {
   void commit();
 
  private:
+  void refuse_other_than_file() const;
+
   std::string dir_, path_, tmp_;
   int fd_ = -1;
   bool named_ = false;  // the data is under tmp_ (else in a file without a name, O_TMPFILE)

@@ -47,6 +47,18 @@ FileRead read_regular_file(const std::string& path, uint64_t max_bytes) {
   return r;
 }
 
+std::string not_writable_as_file(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return "";  // nothing there (or nothing kalah can see)
+  if (S_ISREG(st.st_mode)) return "";
+  return S_ISDIR(st.st_mode)                          ? "a directory"
+         : S_ISLNK(st.st_mode)                        ? "a symbolic link"
+         : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+         : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+         : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                      : "not a regular file";
+}
+
 FileStamp FileStamp::of(const struct stat& st) {
   return {st.st_size, int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
 }

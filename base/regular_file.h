@@ -28,6 +28,12 @@ struct FileRead {
 // `max_bytes`.
 FileRead read_regular_file(const std::string& path, uint64_t max_bytes);
 
+// Why kalah must not write a file at `path` (replacing what is there): "" when nothing is there
+// or a regular file is; else what is there ("a directory", "a device", "a symbolic link", "a
+// FIFO", "a socket"). A link is never written through nor replaced: what it points to is not
+// kalah's to change.
+std::string not_writable_as_file(const std::string& path);
+
 // A file's size and modification time: what writing to it in place or truncating it changes (not
 // its change time, which another process removing or linking its name changes too). A file kept
 // open and mapped is compared with its stamp at open to find it changed under the process.

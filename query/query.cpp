@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "base/deadline.h"
+#include "base/regular_file.h"
 #include "base/threads.h"
 #include "base/units.h"
 #include "query/database_analysis.h"
@@ -55,6 +56,9 @@ void check(const Query& q) {
     if (!std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
       throw std::invalid_argument("the certificate's directory " + dir.string() +
                                   " does not exist or cannot be written");
+    if (const std::string what = not_writable_as_file(q.certificate); !what.empty())
+      throw std::invalid_argument("the certificate " + q.certificate + " is " + what +
+                                  ", not a file kalah may replace");
   }
   if (q.transport && (pie || q.ask == Ask::kMove || !q.certificate.empty()))
     throw std::invalid_argument(

@@ -2,7 +2,8 @@
 as a regular file of a line, whatever is at its name (a FIFO, /dev/zero, a directory, a dangling
 link), each refused at once with a message naming it; a relative KALAH_KEY_FILE works; a key's
 existing directory keeps its mode; a key readable by others is warned about; every empty path
-option is refused; a certificate's directory is checked before the search.
+option is refused; a certificate's directory is checked before the search, and a certificate
+replaces a regular file and nothing else.
 
 usage: python3 trust_test.py KALAH_EXECUTABLE
 """
@@ -102,6 +103,40 @@ class Trust(unittest.TestCase):
         self.assertEqual(run.returncode, 2)
         self.assertIn("/nonexistent/dir does not exist", run.stderr)
         self.assertLess(time.monotonic() - start, 2)
+
+    def test_a_certificate_replaces_a_file_and_nothing_else(self):
+        # A device, a link (dangling or not) or a directory at its name is refused before the
+        # search and left as it was (as root, /dev/full became a regular file).
+        d = self.tmp.name
+        target = os.path.join(d, "target")
+        with open(target, "w") as f:
+            f.write("mine")
+        os.symlink(target, os.path.join(d, "link"))
+        os.symlink(os.path.join(d, "nowhere"), os.path.join(d, "dangling"))
+        os.mkfifo(os.path.join(d, "fifo"))
+        os.mkdir(os.path.join(d, "dir"))
+        for name, said in (("link", "symbolic link"), ("dangling", "symbolic link"),
+                           ("fifo", "FIFO"), ("dir", "directory"), ("/dev/null", "device")):
+            path = os.path.join(d, name)
+            before = os.lstat(path)
+            run = subprocess.run([EXE, "solve", "--pits", "3", "--seeds", "2", "--db", self.db,
+                                  "--value-only", "--certificate", path],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(run.returncode, 2, (name, run.stderr))
+            self.assertIn(said, run.stderr, name)
+            self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+            after = os.lstat(path)
+            self.assertEqual((stat.S_IFMT(before.st_mode), before.st_ino),
+                             (stat.S_IFMT(after.st_mode), after.st_ino), name)
+        with open(target) as f:
+            self.assertEqual(f.read(), "mine")
+        fine = os.path.join(d, "fine.cert")
+        for _ in range(2):  # written, then replaced
+            run = subprocess.run([EXE, "solve", "--pits", "3", "--seeds", "2", "--db", self.db,
+                                  "--value-only", "--certificate", fine],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertTrue(stat.S_ISREG(os.lstat(fine).st_mode))
 
 
 if __name__ == "__main__":
