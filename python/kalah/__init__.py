@@ -226,6 +226,15 @@ def analysis(position: _Union[str, Position], *, pits: int = 0,
     >>> a.wait()["stopped"]
     'stop'
     """
+    # Checked here, where the mistake is, not when the handle is read: the search's own checks
+    # run on its thread.
+    for name, value, kinds in (("pits", pits, int), ("threads", threads, int),
+                               ("value_only", value_only, bool), ("pie", pie, bool),
+                               ("timeout", timeout, (int, float, type(None)))):
+        if not isinstance(value, kinds) or (kinds is int and isinstance(value, bool)):
+            raise TypeError(f"analysis(): {name} must be "
+                            f"{'a number or None' if name == 'timeout' else kinds.__name__}, "
+                            f"not {type(value).__name__}")
     return Analysis(position, dict(
         pits=pits, capture=capture, end=end, remainder=remainder, db=db, threads=threads,
         value_only=value_only, timeout=timeout, pie=pie))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue as _queue
 import threading as _threading
+import weakref as _weakref
 from typing import (TYPE_CHECKING, Any as _Any, Iterator as _Iterator, Optional as _Optional,
                     cast as _cast)
 
@@ -15,6 +16,36 @@ if TYPE_CHECKING:
 _END = object()  # after the last report
 
 
+class _Search:
+    """What the search's thread shares with its handle. The thread holds this, never the
+    :class:`Analysis`, so a handle dropped unread is collected, and its finalizer stops the
+    search."""
+
+    def __init__(self) -> None:
+        self.reports: _queue.SimpleQueue[object] = _queue.SimpleQueue()
+        self.stop = _threading.Event()
+        self.answer: _Optional[Answer] = None
+        self.error: _Optional[BaseException] = None
+        self.last: _Optional[dict[str, _Any]] = None  # the last report queued, its time left out
+
+    def run(self, position: _Any, options: dict[str, _Any]) -> None:
+        try:
+            self.answer = _kalah.analyse(position, progress=self.report, stop=self.stop,
+                                         **options)
+        except BaseException as e:  # raised to whoever waits or iterates
+            self.error = e
+        finally:
+            self.reports.put(_END)
+
+    def report(self, report: Progress) -> None:
+        # The search repeats its last report every half second with its time brought up to
+        # date (a heartbeat); only what is new is an improvement.
+        timeless = {k: v for k, v in report.items() if k != "seconds"}
+        if timeless != self.last:
+            self.last = timeless
+            self.reports.put(report)
+
+
 class Analysis:
     """A running analysis of one position (:func:`analysis` starts it). Iterating it yields each
     new :class:`Progress` report, the dicts a ``progress=`` callback gets (bounds proven, moves
@@ -22,58 +53,39 @@ class Analysis:
     search does; :meth:`wait` then gives the :class:`Answer`. :meth:`stop`, from any thread,
     ends the search within a tenth of a second or so: its answer then holds what was proven
     (``interrupted``, ``lower``, ``upper``, ``estimate``), as after a timeout. Leaving a
-    ``with`` block stops it and waits for it."""
+    ``with`` block stops it and waits for it; a handle dropped (no name left for it) stops its
+    search too."""
 
     def __init__(self, position: _Any, options: dict[str, _Any]) -> None:
-        self._reports: _queue.SimpleQueue[object] = _queue.SimpleQueue()
-        self._stop = _threading.Event()
-        self._answer: _Optional[Answer] = None
-        self._error: _Optional[BaseException] = None
-        self._last: _Optional[dict[str, _Any]] = None  # the last report queued, its time left out
-        self._thread = _threading.Thread(target=self._run, args=(position, options),
+        self._search = _Search()
+        self._thread = _threading.Thread(target=self._search.run, args=(position, options),
                                          name="kalah.analysis", daemon=True)
+        _weakref.finalize(self, self._search.stop.set)
         self._thread.start()
-
-    def _run(self, position: _Any, options: dict[str, _Any]) -> None:
-        try:
-            self._answer = _kalah.analyse(position, progress=self._report, stop=self._stop,
-                                          **options)
-        except BaseException as e:  # raised to whoever waits or iterates
-            self._error = e
-        finally:
-            self._reports.put(_END)
-
-    def _report(self, report: Progress) -> None:
-        # The search repeats its last report every half second with its time brought up to
-        # date (a heartbeat); only what is new is an improvement.
-        timeless = {k: v for k, v in report.items() if k != "seconds"}
-        if timeless != self._last:
-            self._last = timeless
-            self._reports.put(report)
 
     def __iter__(self) -> _Iterator[Progress]:
         return self
 
     def __next__(self) -> Progress:
-        report = self._reports.get()
+        report = self._search.reports.get()
         if report is _END:
-            self._reports.put(_END)  # for the next call, and for another thread's
-            if self._error is not None:
-                raise self._error
+            self._search.reports.put(_END)  # for the next call, and for another thread's
+            if self._search.error is not None:
+                raise self._search.error
             raise StopIteration
         return _cast("Progress", report)
 
     def stop(self) -> None:
         """Ends the search (from any thread; it answers with what it proved)."""
-        self._stop.set()
+        self._search.stop.set()
 
     def wait(self) -> Answer:
         """The answer, once the search ends (an error it raised is raised here)."""
         self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._answer is not None
-        return self._answer
+        if self._search.error is not None:
+            raise self._search.error
+        assert self._search.answer is not None
+        return self._search.answer
 
     def __enter__(self) -> "Analysis":
         return self

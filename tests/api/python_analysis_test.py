@@ -1,9 +1,10 @@
 """kalah.analysis, the handle of a search read as it improves (ctest: python_analysis_test):
 its reports are progress's, it ends with the answer analyse() gives, stop() from another thread
-ends it within a fraction of a second with the bounds proven, and an error is raised where it
-is read.
+ends it within a fraction of a second with the bounds proven, a handle dropped stops its search,
+a wrong type is refused at the call, and an error is raised where it is read.
 
 usage: python3 python_analysis_test.py   (with the module on PYTHONPATH)"""
+import gc
 import threading
 import time
 import unittest
@@ -51,6 +52,23 @@ class AnalysisHandle(unittest.TestCase):
             next(a)
         self.assertLess(time.monotonic() - start, 2.0)
         self.assertTrue(a.wait()["interrupted"])
+
+    def test_a_dropped_handle_stops_its_search(self):
+        a = kalah.analysis(BIG, db=None, threads=1)
+        next(a)  # it runs
+        del a
+        gc.collect()
+        start = time.monotonic()
+        while any(t.name == "kalah.analysis" for t in threading.enumerate()):
+            self.assertLess(time.monotonic() - start, 2.0, "the search outlived its handle")
+            time.sleep(0.05)
+
+    def test_wrong_types_are_refused_at_the_call(self):
+        for kwargs in ({"threads": "x"}, {"threads": 1.5}, {"timeout": "1"}, {"pie": 1},
+                       {"pits": True}):
+            with self.assertRaises(TypeError, msg=kwargs):
+                kalah.analysis(BIG, db=None, **kwargs)
+        self.assertFalse(any(t.name == "kalah.analysis" for t in threading.enumerate()))
 
     def test_an_error_is_raised_where_it_is_read(self):
         a = kalah.analysis("1,2/3", db=None)
