@@ -13,10 +13,13 @@
 #   (per process; default all cores), --hostfile, --every (default 60), --hours (stop after H
 #   hours, then resume with another call), --kalah (default build/tools/kalah; P > 1 needs one
 #   built with -DKALAH_MPI=ON).
-# RUN holds: game (the game's options), checkpoint/ (the search's), log (a dated line at each
-# start and stop, each checkpoint, each change of the bounds and each minute: nodes, bounds, the
-# estimate), answer (the last answer; a failed call leaves it). Exit: 0 proven (in answer); 3
-# stopped by --hours (call again to go on); 1 the search failed (the log says why); 2 usage.
+# RUN holds: game (the game's options, written once kalah accepted them), checkpoint/ (the
+# search's), log (a dated line at each start and stop, each checkpoint, each change of the bounds
+# and each minute: nodes, bounds, the estimate), answer (the last answer; a failed call leaves
+# it), lock (one call at a time: a second is refused, naming the first's pid). SIGTERM, SIGINT
+# or SIGHUP stop the search as Ctrl-C does (its checkpoint saved, its answer kept, a stop line
+# logged) and end the call with 128 + the signal. Exit: 0 proven (in answer); 3 stopped by --hours
+# (call again to go on); 1 the search failed (the log says why); 2 usage; 75 RUN in use.
 set -uo pipefail
 usage() { sed -n 8,19p "$0" >&2; exit 2; }
 [[ $# -ge 1 && $1 != -* ]] || usage
@@ -26,7 +29,7 @@ kalah=${KALAH:-$(dirname "$(readlink -f "$0")")/../build/tools/kalah}
 while [[ $# -gt 0 ]]; do
   [[ $# -ge 2 ]] || usage
   case $1 in
-    --db) game+=("$1" "$(readlink -m "$2")") ;;
+    --db) game+=("$1" "$(readlink -m -- "$2")") ;;
     --pits|--seeds|--capture|--end|--remainder) game+=("$1" "$2") ;;
     --np) np=$2 ;;
     --threads) threads=$2 ;;
@@ -38,11 +41,20 @@ while [[ $# -gt 0 ]]; do
   esac
   shift 2
 done
+for a in "${game[@]}"; do  # RUN/game holds one argument a line
+  [[ $a != *$'\n'* ]] || { echo "campaign: an argument holds a line break: $a" >&2; exit 2; }
+done
 for n in "$np" "$threads" "$every"; do [[ $n =~ ^[0-9]+$ ]] || usage; done
 [[ -z $hours || $hours =~ ^[0-9]*\.?[0-9]+$ ]] || usage
 [[ -x $kalah ]] || { echo "campaign: no kalah executable at $kalah" >&2; exit 2; }
 
 mkdir -p "$run" || exit 2
+exec 9>>"$run/lock"
+if ! flock -n 9; then
+  echo "campaign: $run is in use by the call of pid $(cat "$run/lock.pid" 2>/dev/null || echo '?')" >&2
+  exit 75
+fi
+echo $$ >"$run/lock.pid"
 if [[ -s $run/game ]]; then
   [[ ${#game[@]} -eq 0 ]] || { echo "campaign: $run already runs $(tr '\n' ' ' <"$run/game")-" \
     "give the run directory alone to resume it" >&2; exit 2; }
@@ -53,6 +65,16 @@ else
   for ((i = 0; i < ${#defaults[@]}; i += 2)); do
     [[ " ${game[*]} " == *" ${defaults[i]} "* ]] || game+=("${defaults[i]}" "${defaults[i + 1]}")
   done
+  # kalah checks the game before anything is written: a bad first call leaves nothing behind.
+  "$kalah" solve "${game[@]}" --value-only --no-store --threads 1 --time 0.01 >/dev/null \
+    2>"$run/check.err"
+  if [[ $? -eq 2 ]]; then
+    cat "$run/check.err" >&2
+    rm -f "$run/check.err" "$run/lock.pid" "$run/lock"
+    rmdir "$run" 2>/dev/null
+    exit 2
+  fi
+  rm -f "$run/check.err"
   printf '%s\n' "${game[@]}" >"$run/game.tmp" && mv "$run/game.tmp" "$run/game"
 fi
 
@@ -80,8 +102,34 @@ log() {
   done >>"$run/log"
 }
 echo "start: ${command[*]}" | log
-"${command[@]}" 2>&1 >"$run/answer.tmp" | log
-status=${PIPESTATUS[0]}
+# The search in the background, so that a signal to this call reaches it: it stops as after
+# Ctrl-C, saving its checkpoint and printing what it proved.
+exec {logfd}> >(log)
+logger=$!
+signal=
+forward() {
+  signal=$1
+  kill -INT "$child" 2>/dev/null
+}
+trap 'forward TERM' TERM
+trap 'forward INT' INT
+trap 'forward HUP' HUP
+"${command[@]}" 2>&$logfd >"$run/answer.tmp" &
+child=$!
+while true; do
+  wait "$child"
+  status=$?
+  kill -0 "$child" 2>/dev/null || break  # else a trap interrupted the wait
+done
+exec {logfd}>&-
+wait "$logger"
+if [[ -n $signal ]]; then
+  mv "$run/answer.tmp" "$run/answer"
+  grep '^stopped \|^interrupted ' "$run/answer" | log
+  echo "stop: SIG$signal (the search exited $status); call scripts/campaign.sh $run to go on" | log
+  trap - "$signal"
+  kill -"$signal" $$
+fi
 if [[ $status -ne 0 ]]; then  # the last answer stays; what this call printed goes to the log
   log <"$run/answer.tmp"
   rm -f "$run/answer.tmp"
