@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,17 +21,26 @@ class Checksum {
   void update(const void* data, size_t size) {
     auto p = static_cast<const unsigned char*>(data);
     length_ += size;
-    while (size > 0) {
+    if (pending_ != 0) {  // a word begun by the call before
       const size_t take = std::min<size_t>(size, 8 - pending_);
       std::memcpy(word_ + pending_, p, take);
       pending_ += take;
       p += take;
       size -= take;
-      if (pending_ == 8) {
-        mix();
-        pending_ = 0;
-      }
+      if (pending_ < 8) return;
+      mix();
+      pending_ = 0;
     }
+    // Whole words loaded as words: a memcpy of a variable length a word, and a loop over its
+    // bytes, made the first checks of a 34-seed search's blocks 30 % of its time (issue 66).
+    for (; size >= 8; p += 8, size -= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+      h_ = mix(h_, w);
+    }
+    std::memcpy(word_, p, size);  // the tail, under a word
+    pending_ = size;
   }
 
   uint64_t digest() const {

@@ -60,7 +60,8 @@ std::string not_writable_as_file(const std::string& path) {
 }
 
 FileStamp FileStamp::of(const struct stat& st) {
-  return {st.st_size, int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
+  return {st.st_size, int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec,
+          int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec};
 }
 
 FileStamp FileStamp::of(int fd) {

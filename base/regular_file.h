@@ -34,14 +34,20 @@ FileRead read_regular_file(const std::string& path, uint64_t max_bytes);
 // kalah's to change.
 std::string not_writable_as_file(const std::string& path);
 
-// A file's size and modification time: what writing to it in place or truncating it changes (not
-// its change time, which another process removing or linking its name changes too). A file kept
-// open and mapped is compared with its stamp at open to find it changed under the process.
+// A file's size, modification time and change time. A file kept open and mapped is compared with
+// its stamp at open to find it changed under the process: writing in place or truncating changes
+// the size or the modification time, unless a tool puts the time back (`rsync --inplace --times`,
+// `touch -d`); the change time it cannot put back, but a chmod, a link or a rename moves it too,
+// so a change of that time alone asks for the bytes to be compared (db/layer_file.h).
 struct FileStamp {
-  int64_t size = -1, mtime_ns = -1;  // -1: fstat failed, unlike any file's
+  int64_t size = -1, mtime_ns = -1, ctime_ns = -1;  // -1: fstat failed, unlike any file's
   static FileStamp of(const struct stat& st);
   static FileStamp of(int fd);
   bool operator==(const FileStamp&) const = default;
+  // Size and modification time equal: what a write leaves unless the time was put back.
+  bool same_size_and_mtime(const FileStamp& o) const {
+    return size == o.size && mtime_ns == o.mtime_ns;
+  }
 };
 
 }  // namespace kalah

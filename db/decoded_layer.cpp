@@ -173,7 +173,10 @@ bool DecodedLayer::checked(uint64_t b) const {
 bool DecodedLayer::changed() const {
   // Not the change time: another process removing this copy (found damaged, or replaced)
   // changes that, not the values (base/regular_file.h).
-  return map_->faulted.load() || FileStamp::of(map_->fd) != FileStamp::of(map_->at_map);
+  // Size and time: a copy is kalah's own file, not a user's to chmod or link (its change time
+  // alone is not compared).
+  return map_->faulted.load() ||
+         !FileStamp::of(map_->fd).same_size_and_mtime(FileStamp::of(map_->at_map));
 }
 
 void DecodedLayer::remove() const {

@@ -165,6 +165,7 @@ LayerFile::LayerFile(const std::string& path, const Rules& expect_rules, int exp
     fail("truncated: " + std::to_string(actual_size) + " bytes",
          magic ? Problem::kDamaged : Problem::kForeign);
   if (!magic) fail("not a kalah database file (bad magic)", Problem::kForeign);
+  std::memcpy(raw_header_, raw, kHeaderSize);
   const uint64_t stored_header_checksum = get_le(raw + kHeaderChecksumAt, 8);
   std::memset(raw + kHeaderChecksumAt, 0, 8);
   header_ = parse(raw);

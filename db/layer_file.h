@@ -189,9 +189,11 @@ class LayerFile {
   // opened: values read from it may be wrong.
   bool faulted() const { return faulted_.load(); }
   // Whether the file was written to since it was opened (in place: `dd conv=notrunc`, or `cp`
-  // onto its name, which keeps the inode): its size or modification time changed, so values read
-  // from it may be wrong. One fstat. A file renamed over its name is another file: this one's
-  // values stay as they were.
+  // onto its name, which keeps the inode): its size or modification time changed, or its change
+  // time did and its bytes are no longer those read at open (a write with the time put back), so
+  // values read from it may be wrong. One fstat; the bytes are read again only after a change of
+  // the change time alone. A file renamed over its name is another file: this one's values stay
+  // as they were.
   bool written_since_open() const;
   // From then on every probe of the layer throws DatabaseError naming the change: for the reader
   // that found written_since_open() (db/block_cache.h's check_copies). Thread-safe.
@@ -224,6 +226,8 @@ class LayerFile {
   void read_index();
   void map_file();
   void check_block(uint64_t block) const;
+  // Whether the header and body are still the bytes read at open (read again, checksummed).
+  bool bytes_as_opened() const;
   uint8_t probe(uint64_t block, uint64_t i) const;
   void decode_in_place(uint64_t block, uint8_t* out) const;
   int symbols() const;  // codes a value of this layer can have
@@ -252,7 +256,11 @@ class LayerFile {
   mutable std::mutex views_mutex_;
   std::atomic<bool> faulted_{false};
   FaultRange* watch_ = nullptr;
-  FileStamp opened_;  // as fstat saw the file at open
+  // As fstat saw the file at open (or at the last check that found its bytes unchanged), and the
+  // header's bytes then.
+  mutable FileStamp opened_;
+  mutable std::mutex stamp_mutex_;
+  unsigned char raw_header_[kHeaderSize] = {};
   mutable std::atomic<bool> refused_{false};
 };
 

@@ -38,7 +38,27 @@ int LayerFile::symbols() const {
 }
 
 bool LayerFile::written_since_open() const {
-  return FileStamp::of(fd_.fd) != opened_;
+  const FileStamp now = FileStamp::of(fd_.fd);
+  const std::lock_guard<std::mutex> lock(stamp_mutex_);
+  if (now == opened_) return false;
+  if (!now.same_size_and_mtime(opened_)) return true;
+  // The change time alone moved: a chmod, a link, a rename, or bytes written with the time put
+  // back. The bytes decide: the header as read at open, the body to its checksum.
+  if (!bytes_as_opened()) return true;
+  opened_ = now;
+  return false;
+}
+
+bool LayerFile::bytes_as_opened() const {
+  try {
+    unsigned char raw[kHeaderSize];
+    pread_exact(raw, kHeaderSize, 0);
+    if (std::memcmp(raw, raw_header_, kHeaderSize) != 0) return false;
+    check_body();
+    return true;
+  } catch (const DatabaseError&) {
+    return false;
+  }
 }
 
 void LayerFile::refuse_changed() const {

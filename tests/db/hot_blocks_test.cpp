@@ -1,13 +1,15 @@
 // hot_blocks_test.cpp: the blocks of layers searched where they lie, decoded into memory once a
 // search probes them often (db/block_cache.h): the same values as format 1, probed and
 // prefetched; decoded after kHotAfter probes and not before; within the cache's limit; a layer
-// written under the process refused, hot blocks included; a damaged block never served.
+// written under the process refused, hot blocks included, also with its time put back (a chmod
+// is not refused); a damaged block never served.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/block_cache.h"
@@ -98,6 +100,34 @@ TEST_F(HotBlocks, ALayerWrittenUnderTheProcessIsRefusedDecodedOrNot) {
   // Its time moved on for sure: a write within the clock's tick of the build may keep it.
   std::filesystem::last_write_time(
       path, std::filesystem::last_write_time(path) + std::chrono::seconds(1));
+  EXPECT_THROW(db.check_copies(epoch), DatabaseError);
+  EXPECT_THROW(db.encoded(kTop, 0), DatabaseError);
+  EXPECT_EQ(db.encoded(kTop - 1, 0), Database(old_.str(), rules_).encoded(kTop - 1, 0));
+}
+
+// The same write with the modification time put back (as `rsync --inplace --times` does): only
+// the change time says so, and the bytes, read again, decide. A chmod moves the change time too
+// and leaves the bytes as they were: the layer goes on serving.
+TEST_F(HotBlocks, AWriteWithItsTimePutBackIsRefusedAChmodIsNot) {
+  const Database db(dir_.str(), rules_, size_t{1} << 30);
+  db.decode_in_memory();
+  const std::string path = dir_.str(layer_file_name(rules_, kTop));
+  const std::string below = dir_.str(layer_file_name(rules_, kTop - 1));
+  namespace fs = std::filesystem;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past the open's change time
+  fs::permissions(below, fs::perms::owner_read, fs::perm_options::remove);
+  fs::permissions(below, fs::perms::owner_read, fs::perm_options::add);
+  uint64_t epoch = db.copy_epoch();
+  EXPECT_NO_THROW(db.check_copies(epoch)) << "a chmod refused a layer";
+  EXPECT_NO_THROW(db.check_copies(epoch)) << "the bytes were compared, then the chmod forgotten";
+  const auto written = fs::last_write_time(path);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(kHeaderSize + 20);
+    f.put('\x5a');
+  }
+  fs::last_write_time(path, written);
+  epoch = db.copy_epoch();
   EXPECT_THROW(db.check_copies(epoch), DatabaseError);
   EXPECT_THROW(db.encoded(kTop, 0), DatabaseError);
   EXPECT_EQ(db.encoded(kTop - 1, 0), Database(old_.str(), rules_).encoded(kTop - 1, 0));
