@@ -31,8 +31,8 @@ class Checksum {
       mix();
       pending_ = 0;
     }
-    // Whole words loaded as words: a memcpy of a variable length a word, and a loop over its
-    // bytes, made the first checks of a 34-seed search's blocks 30 % of its time (issue 66).
+    // Whole words loaded as words, not through a memcpy of a variable length a word (a call to
+    // libc's memmove in the kalah build; docs/experiments.md, "The first probe's block checks").
     for (; size >= 8; p += 8, size -= 8) {
       uint64_t w;
       std::memcpy(&w, p, 8);

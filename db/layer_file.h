@@ -132,7 +132,6 @@ class LayerFile {
 
   const std::string& path() const { return path_; }
   const LayerHeader& header() const { return header_; }
-  const LayerCodec& codec() const { return *codec_; }
   uint64_t block_boards(uint64_t block) const;  // boards in this block
   uint64_t compressed_size(uint64_t block) const { return index_[block + 1] - index_[block]; }
 

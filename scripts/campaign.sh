@@ -49,9 +49,13 @@ for n in "$np" "$threads" "$every"; do [[ $n =~ ^[0-9]+$ ]] || usage; done
 [[ -x $kalah ]] || { echo "campaign: no kalah executable at $kalah" >&2; exit 2; }
 
 mkdir -p "$run" || exit 2
+for f in lock lock.pid; do  # opened for writing below: never through a link
+  [[ ! -L $run/$f ]] || { echo "campaign: $run/$f is a symbolic link; refused" >&2; exit 2; }
+done
 exec 9>>"$run/lock"
 if ! flock -n 9; then
-  echo "campaign: $run is in use by the call of pid $(cat "$run/lock.pid" 2>/dev/null || echo '?')" >&2
+  holder=$(cat "$run/lock.pid" 2>/dev/null || echo '?')
+  echo "campaign: $run is in use by the call of pid $holder" >&2
   exit 75
 fi
 echo $$ >"$run/lock.pid"
@@ -66,15 +70,13 @@ else
     [[ " ${game[*]} " == *" ${defaults[i]} "* ]] || game+=("${defaults[i]}" "${defaults[i + 1]}")
   done
   # kalah checks the game before anything is written: a bad first call leaves nothing behind.
-  "$kalah" solve "${game[@]}" --value-only --no-store --threads 1 --time 0.01 >/dev/null \
-    2>"$run/check.err"
+  # The lock stays (removing it while held would let a second call lock another file).
+  said=$("$kalah" solve "${game[@]}" --value-only --no-store --threads 1 --time 0.01 \
+    2>&1 >/dev/null)
   if [[ $? -eq 2 ]]; then
-    cat "$run/check.err" >&2
-    rm -f "$run/check.err" "$run/lock.pid" "$run/lock"
-    rmdir "$run" 2>/dev/null
+    echo "$said" >&2
     exit 2
   fi
-  rm -f "$run/check.err"
   printf '%s\n' "${game[@]}" >"$run/game.tmp" && mv "$run/game.tmp" "$run/game"
 fi
 

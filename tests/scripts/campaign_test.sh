@@ -24,6 +24,10 @@ rc=$?; [[ $rc -eq 2 ]] || fail "a bad first call: exit $rc, not 2"
   2>/dev/null
 rc=$?; [[ $rc -eq 2 ]] || fail "an argument with a line break: exit $rc, not 2"
 [[ ! -e $run/game ]] || fail "a bad first call wrote $run/game"
+mkdir "$work/linked" && ln -s "$work/elsewhere" "$work/linked/lock"
+"$campaign" "$work/linked" --db "$work/db" --pits 4 --seeds 8 "${each[@]}" 2>/dev/null
+rc=$?; [[ $rc -eq 2 ]] || fail "a lock that is a symbolic link: exit $rc, not 2"
+[[ ! -e $work/elsewhere ]] || fail "the lock was opened through a symbolic link"
 "$campaign" "$run" --db "$work/db" --pits 4 --seeds 8 --capture standard "${each[@]}" --hours 0.0006
 rc=$?; [[ $rc -eq 3 ]] || fail "stopped by --hours: exit $rc, not 3"
 "$campaign" "$run" --seeds 9 "${each[@]}" 2>/dev/null
